@@ -1,0 +1,54 @@
+#include "support/test_paths.hpp"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+
+namespace surrox::testing {
+
+std::filesystem::path source_dir() { return SURROX_SOURCE_DIR; }
+
+std::filesystem::path shared_data(const std::string& relative) {
+  const std::filesystem::path path = std::filesystem::path(SURROX_SHARED_DATA_DIR) / relative;
+  if (!std::filesystem::exists(path))
+    ADD_FAILURE() << "test data missing: " << path << " (../shared/data must sit beside the checkout)";
+  return path;
+}
+
+std::filesystem::path surrox_executable() { return SURROX_EXECUTABLE; }
+
+std::filesystem::path scratch_dir() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : "global";
+  for (char& c : name)
+    if (c == '/') c = '_';
+  const auto path = std::filesystem::path(SURROX_BINARY_DIR) / "test-scratch" / name;
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return path;
+}
+
+int run_surrox(const std::string& args, std::string* output) {
+  // The child must not inherit our MPI singleton's environment, or it would try to join it.
+  const std::string command =
+      "env -u OMPI_COMM_WORLD_SIZE -u OMPI_COMM_WORLD_RANK -u PMIX_RANK -u PMIX_NAMESPACE " +
+      surrox_executable().string() + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return -1;
+  std::array<char, 4096> buffer;
+  std::string text;
+  while (std::fgets(buffer.data(), buffer.size(), pipe)) text += buffer.data();
+  const int status = pclose(pipe);
+  if (output) *output = text;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace surrox::testing

@@ -1,0 +1,18 @@
+#pragma once
+// Paths the tests need: the source tree, ParaView's sample files in ../shared/data, the
+// surrox executable, and a fresh scratch folder per test.
+#include <filesystem>
+#include <string>
+
+namespace surrox::testing {
+
+std::filesystem::path source_dir();
+std::filesystem::path shared_data(const std::string& relative);  // fails the test if missing
+std::filesystem::path surrox_executable();
+// An empty folder unique to the running test (and shared by its MPI ranks).
+std::filesystem::path scratch_dir();
+
+// Runs `surrox ARGS`, captures stdout+stderr; returns the exit code.
+int run_surrox(const std::string& args, std::string* output = nullptr);
+
+}  // namespace surrox::testing
