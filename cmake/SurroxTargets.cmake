@@ -1,7 +1,7 @@
 # Helpers that give every surrox target the same warnings, include roots and sanitizers.
 
 add_library(surrox_options INTERFACE)
-target_compile_options(surrox_options INTERFACE -Wall -Wextra -Wno-unused-parameter)
+target_compile_options(surrox_options INTERFACE -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers)
 if(SURROX_SANITIZE)
   target_compile_options(surrox_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
   target_link_options(surrox_options INTERFACE -fsanitize=address,undefined)

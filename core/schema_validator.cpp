@@ -228,8 +228,12 @@ class Validator {
 
   ErrorContext at_mark(const std::string& path, const YAML::Node& node) const {
     ErrorContext where;
-    where.file = origin_->file;
     where.key_path = path;
+    if (auto it = origin_->overrides.find(path); it != origin_->overrides.end()) {
+      where.file = "--set " + it->second;
+      return where;
+    }
+    where.file = origin_->file;
     if (node.Mark().line >= 0) {
       where.line = node.Mark().line + 1;
       where.column = node.Mark().column + 1;

@@ -11,6 +11,8 @@ packages=(
   libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenblas0-openmp
+  # Peers the tests check surrox against: ParaView's pvpython opens every file surrox writes.
+  paraview
 )
 
 missing=()

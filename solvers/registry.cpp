@@ -1,0 +1,23 @@
+#include "solvers/heat/heat_solver.hpp"
+#include "solvers/solver.hpp"
+
+namespace surrox::solvers {
+namespace {
+
+void register_all(SolverRegistry& solvers) {
+  solvers.add("heat", {[] { return std::make_unique<heat::HeatSolver>(); }, heat::HeatSolver::schema(),
+                       "explicit 2D/3D heat equation with an exact solution (the demo solver)"});
+}
+
+}  // namespace
+
+const SolverRegistry& registry() {
+  static const SolverRegistry solvers = [] {
+    SolverRegistry r("solver");
+    register_all(r);
+    return r;
+  }();
+  return solvers;
+}
+
+}  // namespace surrox::solvers
