@@ -17,9 +17,11 @@ std::string format_duration(double seconds) {
   return fmt::format("{}h{:02d}m", s / 3600, (s % 3600) / 60);
 }
 
-Progress::Progress(std::string label, std::size_t total, bool enabled, std::FILE* stream)
+Progress::Progress(std::string label, std::size_t total, bool enabled, std::string unit,
+                   std::FILE* stream)
     : label_(std::move(label)),
       total_(total),
+      unit_(std::move(unit)),
       enabled_(enabled),
       terminal_(isatty(fileno(stream)) != 0),
       stream_(stream),
@@ -33,9 +35,10 @@ Progress::~Progress() {
 std::string Progress::line(std::size_t done, const std::string& status) const {
   const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
   const double rate = elapsed > 0 ? done / elapsed : 0.0;
-  std::string out = fmt::format("{}  {}/{}", label_, done, total_);
+  std::string out = label_;
+  if (!unit_.empty()) out += fmt::format("  {}/{}", done, total_);
   if (total_ > 0) out += fmt::format("  {:3.0f}%", 100.0 * done / total_);
-  out += fmt::format("  {:.3g} it/s", rate);
+  if (!unit_.empty()) out += fmt::format("  {:.3g} {}/s", rate, unit_);
   if (done < total_ && rate > 0) out += "  ETA " + format_duration((total_ - done) / rate);
   else out += "  " + format_duration(elapsed);
   if (!status.empty()) out += "  " + status;

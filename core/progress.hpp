@@ -9,8 +9,11 @@ namespace surrox {
 
 class Progress {
  public:
-  // `enabled` is false on ranks other than 0 so that one line appears per job.
-  Progress(std::string label, std::size_t total, bool enabled = true, std::FILE* stream = stderr);
+  // `enabled` is false on ranks other than 0 so that one line appears per job. `unit` names
+  // what `done` counts ("it", "steps"); an empty unit hides the rate (when done counts
+  // fractions of the work rather than iterations).
+  Progress(std::string label, std::size_t total, bool enabled = true, std::string unit = "it",
+           std::FILE* stream = stderr);
   ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
@@ -19,13 +22,15 @@ class Progress {
   void update(std::size_t done, const std::string& status = {});
   void finish(const std::string& status = {});
 
-  // The formatted line (without redraw characters): "label  45/100  45%  12.3 it/s  ETA 4s  status".
+  // The formatted line (without redraw characters): "label  45/100  45%  12.3 it/s  ETA 4s  status";
+  // without a unit: "label  45%  ETA 4s  status".
   std::string line(std::size_t done, const std::string& status) const;
 
  private:
   using Clock = std::chrono::steady_clock;
   std::string label_;
   std::size_t total_;
+  std::string unit_;
   bool enabled_;
   bool terminal_;
   bool finished_ = false;

@@ -1,0 +1,54 @@
+#pragma once
+// One `surrox <command>`: its options, its run, and what it reports in summary.json.
+// Commands are registered in commands.cpp; main.cpp only parses, builds the runtime and
+// turns exceptions into exit codes.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/runtime.hpp"
+
+namespace surrox::apps {
+
+// Options every command takes.
+struct CommonOptions {
+  std::string output_dir;  // -o; each command has a default
+  std::string log_level = "info";
+  bool log_level_given = false;  // --log-level on the command line beats the case file
+  int threads = 0;
+  bool log_all_ranks = false;
+};
+
+class Command {
+ public:
+  virtual ~Command() = default;
+  virtual std::string name() const = 0;
+  virtual std::string description() const = 0;
+  // Adds this command's positional arguments and options.
+  virtual void configure(CLI::App& app) = 0;
+  // The output folder when -o is not given, e.g. "out/<case name>".
+  virtual std::filesystem::path default_output_dir() const = 0;
+  // Does the work; command-specific figures go into `results` (summary.json "results").
+  // Returns the case it ran (resolved, as JSON) or null.
+  virtual nlohmann::json run(Runtime& runtime, const std::filesystem::path& output_dir,
+                             nlohmann::json& results) = 0;
+
+  CommonOptions common;
+};
+
+// The commands, in the order `surrox --help` lists them (commands.cpp).
+std::vector<std::unique_ptr<Command>> make_commands();
+std::unique_ptr<Command> make_run_command();
+std::unique_ptr<Command> make_validate_command();
+std::unique_ptr<Command> make_info_command();
+std::unique_ptr<Command> make_convert_command();
+std::unique_ptr<Command> make_docs_command();
+
+// "out/<stem>" for a case or data file path.
+std::filesystem::path default_output_for(const std::string& prefix, const std::string& input);
+
+}  // namespace surrox::apps

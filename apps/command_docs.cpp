@@ -1,0 +1,46 @@
+// surrox docs case-reference: prints docs/case-reference.md, generated from the schemas.
+#include <iostream>
+
+#include "apps/command.hpp"
+#include "apps/run_case.hpp"
+#include "core/schema_markdown.hpp"
+
+namespace surrox::apps {
+namespace {
+
+class DocsCommand final : public Command {
+ public:
+  std::string name() const override { return "docs"; }
+  std::string description() const override {
+    return "Print generated documentation: 'case-reference' (docs/case-reference.md)";
+  }
+  void configure(CLI::App& app) override {
+    app.add_option("topic", topic_, "case-reference")->required()->check(CLI::IsMember({"case-reference"}));
+  }
+  std::filesystem::path default_output_dir() const override { return "out/docs"; }
+  nlohmann::json run(Runtime& runtime, const std::filesystem::path&, nlohmann::json& results) override {
+    if (runtime.root()) std::cout << case_reference();
+    results["topic"] = topic_;
+    return nullptr;
+  }
+
+  static std::string case_reference() {
+    return "# Case-file reference\n\n"
+           "Generated from the schemas in the code by `surrox docs case-reference`; a test fails when\n"
+           "this file is stale. Regenerate with\n"
+           "`build/release/apps/surrox docs case-reference -o /tmp/docs > docs/case-reference.md`.\n\n"
+           "Sections of the form `{type: NAME, ...}` take the keys of the chosen type. Relative paths\n"
+           "resolve against the case file's folder. `--set a.b.c=value` overrides any key after the\n"
+           "file is read.\n\n" +
+           schema_markdown("`surrox run` cases", run_case_schema());
+  }
+
+ private:
+  std::string topic_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_docs_command() { return std::make_unique<DocsCommand>(); }
+
+}  // namespace surrox::apps

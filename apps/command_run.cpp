@@ -1,0 +1,54 @@
+// surrox run CASE: validate the case, run its solver, write fields and summary.json.
+#include <spdlog/spdlog.h>
+
+#include "apps/command.hpp"
+#include "apps/run_case.hpp"
+#include "apps/run_driver.hpp"
+#include "core/atomic_file.hpp"
+#include "core/yaml_json.hpp"
+#include "io/case_file.hpp"
+
+namespace surrox::apps {
+namespace {
+
+class RunCommand final : public Command {
+ public:
+  std::string name() const override { return "run"; }
+  std::string description() const override {
+    return "Run a case file: solve, write VTK + HDF5 fields and summary.json";
+  }
+  void configure(CLI::App& app) override {
+    app.add_option("case", case_path_, "case file (YAML); see docs/case-reference.md")->required();
+    app.add_option("--set", overrides_, "override a case key after the file: --set solver.end_time=0.1")
+        ->type_name("KEY.PATH=VALUE");
+  }
+  std::filesystem::path default_output_dir() const override {
+    return default_output_for("", case_path_.empty() ? "CASE" : case_path_);
+  }
+  nlohmann::json run(Runtime& runtime, const std::filesystem::path& output_dir,
+                     nlohmann::json& results) override {
+    const io::CaseFile case_file = io::load_case(case_path_, run_case_schema(), overrides_);
+    const CaseNode runtime_node = case_file.root.section("runtime");
+    if (!common.log_level_given)
+      spdlog::set_level(runtime.root() || common.log_all_ranks
+                            ? spdlog::level::from_str(runtime_node.string("log_level"))
+                            : spdlog::level::off);
+    if (common.threads == 0) runtime.set_torch_threads(static_cast<int>(runtime_node.integer("threads")));
+    if (runtime.root()) {
+      write_text_atomically(output_dir / "case.resolved.yaml", case_file.resolved_yaml());
+      spdlog::info("case {} → {}", case_path_, output_dir.string());
+    }
+    results = run_solver(runtime, case_file, output_dir);
+    return yaml_to_json(case_file.root.yaml());
+  }
+
+ private:
+  std::string case_path_;
+  std::vector<std::string> overrides_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_run_command() { return std::make_unique<RunCommand>(); }
+
+}  // namespace surrox::apps

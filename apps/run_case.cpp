@@ -1,0 +1,33 @@
+#include "apps/run_case.hpp"
+
+#include "solvers/solver.hpp"
+
+namespace surrox::apps {
+
+const Schema& run_case_schema() {
+  static const Schema schema = [] {
+    Schema root("A case for `surrox run`: one solver and what to write.");
+    Schema runtime("Threads and logging for this run.");
+    runtime.integer("threads", "LibTorch threads per rank; 0: cores on the node / ranks on it")
+        .at_least(0)
+        .fallback("0");
+    runtime.choice("log_level", {"trace", "debug", "info", "warn", "error", "off"},
+                   "log level (the command line's --log-level wins when given)")
+        .fallback("info");
+    root.section("runtime", runtime, "threads and logging");
+    root.component("solver", solvers::registry(), "the solver and its parameters");
+    Schema output("What the run writes into the output folder.");
+    output.real("interval", "simulated time between field outputs; 0: only the initial and final state")
+        .at_least(0)
+        .units("s")
+        .fallback("0");
+    output.boolean("vtk", "write a .vti/.vts/.vtu series with a .pvd collection for ParaView")
+        .fallback("true");
+    output.boolean("hdf5", "write the fields as an HDF5 dataset with an .xdmf sidecar").fallback("true");
+    root.section("output", output, "field output");
+    return root;
+  }();
+  return schema;
+}
+
+}  // namespace surrox::apps

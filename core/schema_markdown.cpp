@@ -1,0 +1,63 @@
+#include "core/schema_markdown.hpp"
+
+#include "core/suggest.hpp"
+
+namespace surrox {
+namespace {
+
+std::string escape(std::string text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+std::string default_text(const KeySpec& key) {
+  if (key.type == KeyType::kSection) return "(section)";
+  if (key.type == KeyType::kComponent)
+    return key.default_component.empty() ? "**required**" : "`type: " + key.default_component + "`";
+  if (key.default_value) return "`" + escape(*key.default_value) + "`";
+  return key.optional_key ? "(optional)" : "**required**";
+}
+
+void render(const std::string& path, const Schema& schema, std::string& out) {
+  out += "\n### `" + (path.empty() ? std::string("(top level)") : path) + "`\n\n";
+  if (!schema.doc().empty()) out += schema.doc() + "\n\n";
+  if (schema.keys().empty()) {
+    out += "No keys besides `type`.\n";
+    return;
+  }
+  out += "| key | type | default | allowed | unit | description |\n";
+  out += "|---|---|---|---|---|---|\n";
+  for (const auto& key : schema.keys()) {
+    std::string allowed = key.constraint_text();
+    if (key.type == KeyType::kComponent) allowed = "type: " + join(key.components->names(), ", ");
+    out += "| `" + key.name + "` | " + to_string(key.type) + " | " + default_text(key) + " | " +
+           escape(allowed) + " | " + escape(key.unit) + " | " + escape(key.doc) + " |\n";
+  }
+  for (const auto& key : schema.keys()) {
+    const std::string child = path.empty() ? key.name : path + "." + key.name;
+    if (key.type == KeyType::kSection) render(child, *key.section, out);
+    if (key.type == KeyType::kComponent) {
+      for (const auto& name : key.components->names()) {
+        const Schema& component = key.components->schema_of(name);
+        out += "\n";
+        render(child + " (type: " + name + ")", component, out);
+        out += "\n" + key.components->doc_of(name) + "\n";
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::string schema_markdown(const std::string& title, const Schema& schema) {
+  std::string out = "## " + title + "\n";
+  render("", schema, out);
+  return out;
+}
+
+}  // namespace surrox
