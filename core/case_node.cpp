@@ -16,11 +16,9 @@ ErrorContext CaseNode::context(const std::string& key) const {
   ErrorContext context;
   context.key_path = path_of(key);
   // A value that came from the command line is reported as such, not as a file line.
-  for (const auto& [path, text] : origin_->overrides) {
-    if (path == context.key_path) {
-      context.file = "--set " + text;
-      return context;
-    }
+  if (auto it = origin_->overrides.find(context.key_path); it != origin_->overrides.end()) {
+    context.file = "--set " + it->second;
+    return context;
   }
   context.file = origin_->file;
   YAML::Mark mark = node_.Mark();
@@ -90,10 +88,12 @@ std::vector<long long> CaseNode::integers(const std::string& key) const {
 }
 
 CaseNode CaseNode::section(const std::string& key) const {
-  YAML::Node v = node_.IsMap() ? node_[key] : YAML::Node();
-  if (v && !v.IsNull() && !v.IsMap()) fail(key, "expected a section (a map of keys)");
-  if (!v || v.IsNull()) v = YAML::Node(YAML::NodeType::Map);
-  return CaseNode(v, origin_, path_of(key));
+  if (has(key)) {
+    const YAML::Node v = node_[key];
+    if (!v.IsMap()) fail(key, "expected a section (a map of keys)");
+    return CaseNode(v, origin_, path_of(key));
+  }
+  return CaseNode(YAML::Node(YAML::NodeType::Map), origin_, path_of(key));
 }
 
 }  // namespace surrox

@@ -87,7 +87,7 @@ class Validator {
     if (absent) {
       if (spec.default_value) {
         parent[spec.name] = YAML::Load(*spec.default_value);
-        value = parent[spec.name];
+        value.reset(parent[spec.name]);
       } else {
         if (spec.required())
           report(view.context(), "missing required key '" + spec.name + "' (" + to_string(spec.type) +

@@ -61,13 +61,13 @@ void apply_override(YAML::Node root, const std::string& text, CaseOrigin& origin
     YAML::Node next = node[keys[i]];
     if (!next || next.IsNull()) {
       node[keys[i]] = YAML::Node(YAML::NodeType::Map);
-      next = node[keys[i]];
+      next.reset(node[keys[i]]);
     } else if (!next.IsMap()) {
       std::string prefix;
       for (std::size_t k = 0; k <= i; ++k) prefix += (k ? "." : "") + keys[k];
       throw InputError("'" + prefix + "' is not a section, cannot set '" + key_path + "'", where);
     }
-    node = next;
+    node.reset(next);  // rebind: yaml-cpp's operator= would overwrite the node's value
   }
   node[keys.back()] = value;
   origin.overrides[key_path] = text;

@@ -1,19 +1,34 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package surrox needs to build, test and run.
-# Idempotent and non-interactive; run as root (or through sudo) on a fresh machine.
+# Installs every Debian 12 package surrox needs to build, test and run, plus the peers the
+# tests compare against. Idempotent and non-interactive; run as root (or with sudo) on a
+# fresh machine. Prints what it installs; does nothing when everything is present.
 set -euo pipefail
 
 packages=(
+  # Toolchain
   build-essential g++ cmake ninja-build pkg-config git ca-certificates
-  libtorch-dev libgloo-dev libtrilinos-kokkos-dev
-  libvtk9-dev libhdf5-openmpi-dev hdf5-tools
+  # Numerics and ML
+  libtorch-dev libgloo-dev libtrilinos-kokkos-dev libopenblas0-openmp
+  # I/O
+  libvtk9-dev libhdf5-openmpi-dev hdf5-tools libyaml-cpp-dev nlohmann-json3-dev
+  # Parallel
   libopenmpi-dev openmpi-bin petsc-dev
-  libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
-  libopenblas0-openmp
-  # Peers the tests check surrox against: ParaView's pvpython opens every file surrox writes.
+  # CLI, logging, tests, benchmarks
+  libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
+  # Peers the tests check surrox against: ParaView opens every file surrox writes.
   paraview
 )
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+apt_updated=0
+apt_update() {
+  if [ "$apt_updated" -eq 0 ]; then
+    $SUDO apt-get update -q
+    apt_updated=1
+  fi
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -21,15 +36,23 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "bootstrap: all ${#packages[@]} packages present"
-  exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "bootstrap: installing ${missing[*]}"
+  apt_update
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "bootstrap: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+# ParaView's Python modules (python3-paraview) conflict with libvtk9-dev through python3-vtk9,
+# so they are unpacked into a private prefix that scripts/pvpython puts on PYTHONPATH.
+peers="${SURROX_PEERS:-/opt/surrox-peers}"
+if [ ! -d "$peers/python3-paraview/usr/lib/python3/dist-packages/paraview" ]; then
+  echo "bootstrap: unpacking python3-paraview into $peers"
+  scratch=$(mktemp -d)
+  trap 'rm -rf "$scratch"' EXIT
+  (cd "$scratch" && { apt-get download -q python3-paraview 2>/dev/null || { apt_update; apt-get download -q python3-paraview; }; })
+  $SUDO mkdir -p "$peers/python3-paraview.tmp"
+  $SUDO dpkg-deb -x "$scratch"/python3-paraview_*.deb "$peers/python3-paraview.tmp"
+  $SUDO rm -rf "$peers/python3-paraview"
+  $SUDO mv "$peers/python3-paraview.tmp" "$peers/python3-paraview"
+fi
+echo "bootstrap: ${#packages[@]} packages and the ParaView Python peer are present"

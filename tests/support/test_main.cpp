@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include "core/runtime.hpp"
+#include "support/test_paths.hpp"
 
 int main(int argc, char** argv) {
   surrox::RuntimeOptions options;
   options.log_level = "warn";
   surrox::Runtime runtime(argc, argv, options);
+  surrox::testing::set_runtime(&runtime);
   ::testing::InitGoogleTest(&argc, argv);
   if (!runtime.root()) {
     auto& listeners = ::testing::UnitTest::GetInstance()->listeners();

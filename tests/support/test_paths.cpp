@@ -8,6 +8,12 @@
 #include <cstdio>
 
 namespace surrox::testing {
+namespace {
+Runtime* g_runtime = nullptr;
+}
+
+Runtime& runtime() { return *g_runtime; }
+void set_runtime(Runtime* runtime) { g_runtime = runtime; }
 
 std::filesystem::path source_dir() { return SURROX_SOURCE_DIR; }
 

@@ -4,7 +4,15 @@
 #include <filesystem>
 #include <string>
 
+namespace surrox {
+class Runtime;
+}
+
 namespace surrox::testing {
+
+// The Runtime the test main created for this process.
+Runtime& runtime();
+void set_runtime(Runtime* runtime);
 
 std::filesystem::path source_dir();
 std::filesystem::path shared_data(const std::string& relative);  // fails the test if missing
