@@ -23,27 +23,6 @@ namespace {
 namespace fs = std::filesystem;
 using namespace surrox::io::testing;
 
-// ParaView's Python: $SURROX_PVPYTHON, else scripts/pvpython (pvbatch with the modules that
-// scripts/bootstrap.sh unpacks).
-fs::path pvpython_path() {
-  const char* from_env = std::getenv("SURROX_PVPYTHON");
-  return from_env && *from_env ? fs::path(from_env) : surrox::testing::source_dir() / "scripts/pvpython";
-}
-
-bool pvpython_available(const fs::path& pvpython) {
-  if (std::getenv("SURROX_PVPYTHON")) return access(pvpython.c_str(), X_OK) == 0;
-  return std::system((pvpython.string() + " --available").c_str()) == 0;
-}
-
-// Runs the command, returns its exit status and stdout+stderr.
-int run(const std::string& command, std::string& output) {
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return -1;
-  std::array<char, 4096> buffer;
-  while (std::fgets(buffer.data(), buffer.size(), pipe)) output += buffer.data();
-  return pclose(pipe);
-}
-
 std::pair<double, double> range0(const NamedArray& array) {
   double low = array.values(0, 0), high = low;
   for (std::size_t t = 0; t < array.tuples(); ++t) {
@@ -69,11 +48,9 @@ void expect_arrays(const nlohmann::json& seen, const std::vector<NamedArray>& wr
 }
 
 TEST(ParaViewCrossCheck, OpensEverythingSurroxWrites) {
-  const fs::path pvpython = pvpython_path();
-  if (!pvpython_available(pvpython))
-    GTEST_SKIP() << "ParaView's Python is not available through " << pvpython
-                 << " (run scripts/bootstrap.sh, or set SURROX_PVPYTHON); ParaView "
-                    "cross-check NOT run";
+  std::string why;
+  const std::string pvpython = surrox::testing::paraview_python(&why);
+  if (pvpython.empty()) GTEST_SKIP() << why << "; ParaView cross-check NOT run";
 
   const fs::path folder = surrox::testing::scratch_dir();
   std::vector<std::pair<fs::path, MeshData>> written;
@@ -102,14 +79,11 @@ TEST(ParaViewCrossCheck, OpensEverythingSurroxWrites) {
   write_vtk_partitioned(piece, folder / "partitioned.pvti", MPI_COMM_WORLD);
   written.emplace_back(folder / "partitioned.pvti", piece);
 
-  // pvpython links MPI too: it must not join this test's MPI singleton.
-  std::string command =
-      "env -u OMPI_COMM_WORLD_SIZE -u OMPI_COMM_WORLD_RANK -u PMIX_RANK -u PMIX_NAMESPACE " +
-      pvpython.string() + " " +
+  std::string command = pvpython + " " +
       (surrox::testing::source_dir() / "tests/io/check_with_pvpython.py").string();
   for (const auto& [path, mesh] : written) command += " " + path.string();
   std::string output;
-  const int status = run(command, output);
+  const int status = surrox::testing::run_command(command, &output);
   ASSERT_EQ(status, 0) << command << "\n" << output;
   const auto marker = output.find("SURROX_JSON ");
   ASSERT_NE(marker, std::string::npos) << output;

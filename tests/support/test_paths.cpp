@@ -42,12 +42,12 @@ std::filesystem::path scratch_dir() {
   return path;
 }
 
-int run_surrox(const std::string& args, std::string* output) {
-  // The child must not inherit our MPI singleton's environment, or it would try to join it.
-  const std::string command =
-      "env -u OMPI_COMM_WORLD_SIZE -u OMPI_COMM_WORLD_RANK -u PMIX_RANK -u PMIX_NAMESPACE " +
-      surrox_executable().string() + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
+int run_command(const std::string& command, std::string* output) {
+  // A child must not inherit our MPI singleton's environment, or it would try to join it.
+  const std::string isolated =
+      "env -u OMPI_COMM_WORLD_SIZE -u OMPI_COMM_WORLD_RANK -u PMIX_RANK -u PMIX_NAMESPACE " + command +
+      " 2>&1";
+  FILE* pipe = popen(isolated.c_str(), "r");
   if (!pipe) return -1;
   std::array<char, 4096> buffer;
   std::string text;
@@ -55,6 +55,18 @@ int run_surrox(const std::string& args, std::string* output) {
   const int status = pclose(pipe);
   if (output) *output = text;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int run_surrox(const std::string& args, std::string* output) {
+  return run_command(surrox_executable().string() + " " + args, output);
+}
+
+std::string paraview_python(std::string* why) {
+  if (const char* from_env = std::getenv("SURROX_PVPYTHON"); from_env && *from_env) return from_env;
+  const std::string wrapper = (source_dir() / "scripts/pvpython").string();
+  if (run_command(wrapper + " --available") == 0) return wrapper;
+  if (why) *why = "ParaView's Python is not installed (run scripts/bootstrap.sh or set SURROX_PVPYTHON)";
+  return "";
 }
 
 }  // namespace surrox::testing

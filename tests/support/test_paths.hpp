@@ -20,7 +20,15 @@ std::filesystem::path surrox_executable();
 // An empty folder unique to the running test (and shared by its MPI ranks).
 std::filesystem::path scratch_dir();
 
+// Runs a shell command outside this process's MPI job, capturing stdout+stderr; returns the
+// exit code (128 + signal when killed).
+int run_command(const std::string& command, std::string* output = nullptr);
+
 // Runs `surrox ARGS`, captures stdout+stderr; returns the exit code.
 int run_surrox(const std::string& args, std::string* output = nullptr);
+
+// The command that runs a Python script under ParaView: $SURROX_PVPYTHON, else scripts/pvpython
+// (pvbatch with the modules scripts/bootstrap.sh unpacks). Empty, with `why` set, when absent.
+std::string paraview_python(std::string* why);
 
 }  // namespace surrox::testing
