@@ -28,7 +28,7 @@ class DocsCommand final : public Command {
     return "# Case-file reference\n\n"
            "Generated from the schemas in the code by `surrox docs case-reference`; a test fails when\n"
            "this file is stale. Regenerate with\n"
-           "`build/release/apps/surrox docs case-reference -o /tmp/docs > docs/case-reference.md`.\n\n"
+           "`build/release/apps/surrox docs case-reference --log-level off -o /tmp/docs > docs/case-reference.md`.\n\n"
            "Sections of the form `{type: NAME, ...}` take the keys of the chosen type. Relative paths\n"
            "resolve against the case file's folder. `--set a.b.c=value` overrides any key after the\n"
            "file is read.\n\n" +

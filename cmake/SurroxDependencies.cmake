@@ -38,6 +38,14 @@ if(NOT HDF5_IS_PARALLEL)
 endif()
 
 find_package(Torch REQUIRED)
+# LibTorch's c10d process groups (data-parallel training) include Gloo's headers.
+find_path(GLOO_INCLUDE_DIR gloo/config.h REQUIRED)
+find_library(GLOO_LIBRARY gloo REQUIRED)
+if(NOT TARGET surrox_gloo)
+  add_library(surrox_gloo INTERFACE)
+  target_include_directories(surrox_gloo SYSTEM INTERFACE ${GLOO_INCLUDE_DIR})
+  target_link_libraries(surrox_gloo INTERFACE ${GLOO_LIBRARY})
+endif()
 find_package(VTK 9.1 REQUIRED COMPONENTS
   CommonCore CommonDataModel CommonExecutionModel IOCore IOXML IOXMLParser IOLegacy
   IOParallelXML ParallelMPI)

@@ -23,8 +23,10 @@ std::string default_text(const KeySpec& key) {
   return key.optional_key ? "(optional)" : "**required**";
 }
 
-void render(const std::string& path, const Schema& schema, std::string& out) {
+void render(const std::string& path, const Schema& schema, std::string& out,
+            const std::string& summary = {}) {
   out += "\n### `" + (path.empty() ? std::string("(top level)") : path) + "`\n\n";
+  if (!summary.empty()) out += "*" + summary + "*\n\n";
   if (!schema.doc().empty()) out += schema.doc() + "\n\n";
   if (schema.keys().empty()) {
     out += "No keys besides `type`.\n";
@@ -43,10 +45,8 @@ void render(const std::string& path, const Schema& schema, std::string& out) {
     if (key.type == KeyType::kSection) render(child, *key.section, out);
     if (key.type == KeyType::kComponent) {
       for (const auto& name : key.components->names()) {
-        const Schema& component = key.components->schema_of(name);
-        out += "\n";
-        render(child + " (type: " + name + ")", component, out);
-        out += "\n" + key.components->doc_of(name) + "\n";
+        render(child + " (type: " + name + ")", key.components->schema_of(name), out,
+               key.components->doc_of(name));
       }
     }
   }

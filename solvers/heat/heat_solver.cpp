@@ -31,8 +31,8 @@ void HeatSolver::initialize(const CaseNode& config, Runtime& runtime) {
   for (std::size_t d = 0; d < modes.size(); ++d) modes_[d] = modes[d];
   dt_ = config.real("cfl") * stable_dt();
   // Land exactly on end_time with equal steps.
-  const double steps = std::ceil(end_time_ / dt_ - 1e-9);
-  dt_ = end_time_ / steps;
+  steps_ = static_cast<long>(std::ceil(end_time_ / dt_ - 1e-9));
+  dt_ = end_time_ / static_cast<double>(steps_);
 
   u_ = exact(0.0);
   next_ = Field3("HeatSolver::next", u_.extent(0), u_.extent(1), u_.extent(2));
@@ -100,8 +100,9 @@ StepReport HeatSolver::advance() {
       Kokkos::Max<double>(change));
   std::swap(u_, next_);
   state_.fields["u"] = u_;
-  time_ += dt_;
   ++step_;
+  // From the step count, not by summing dt: the last step lands exactly on end_time.
+  time_ = step_ == steps_ ? end_time_ : static_cast<double>(step_) * dt_;
   residual_ = change / dt_;
   return {step_, time_, dt_};
 }

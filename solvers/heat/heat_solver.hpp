@@ -14,7 +14,7 @@ class HeatSolver final : public Solver {
 
   void initialize(const CaseNode& config, Runtime& runtime) override;
   StepReport advance() override;
-  bool finished() const override { return time_ >= end_time_ * (1 - 1e-12); }
+  bool finished() const override { return step_ >= steps_; }
   double progress() const override { return std::min(1.0, time_ / end_time_); }
   double residual() const override { return residual_; }
   double time() const override { return time_; }
@@ -33,7 +33,7 @@ class HeatSolver final : public Solver {
   double kappa_ = 1, end_time_ = 0, dt_ = 0, amplitude_ = 1;
   std::array<long, 3> modes_{1, 1, 1};
   double time_ = 0, residual_ = 0;
-  long step_ = 0;
+  long step_ = 0, steps_ = 0;
   Field3 u_, next_;
   FieldSet state_;
 };

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The whole test suite: installs, builds, runs every CTest test (labels unit, regression,
+# mpi, slow). Extra arguments go to ctest, e.g. -L unit or -R vtk.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bash "$root/scripts/build.sh"
+cd "$root"
+start=$(date +%s)
+ctest --preset "${SURROX_PRESET:-release}" -j "$(nproc)" "$@"
+echo "test: suite took $(( $(date +%s) - start )) s"
