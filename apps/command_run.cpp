@@ -21,6 +21,10 @@ class RunCommand final : public Command {
     app.add_option("case", case_path_, "case file (YAML); see docs/case-reference.md")->required();
     app.add_option("--set", overrides_, "override a case key after the file: --set solver.end_time=0.1")
         ->type_name("KEY.PATH=VALUE");
+    app.add_option("--restart", restart_, "continue from a checkpoint.h5 written by an earlier run of this case");
+    app.add_option("--max-steps", max_steps_,
+                   "stop after this many steps, writing checkpoint.h5 (for batch queues; continue with --restart)")
+        ->check(CLI::PositiveNumber);
   }
   std::filesystem::path default_output_dir() const override {
     return default_output_for("", case_path_.empty() ? "CASE" : case_path_);
@@ -38,13 +42,19 @@ class RunCommand final : public Command {
       write_text_atomically(output_dir / "case.resolved.yaml", case_file.resolved_yaml());
       spdlog::info("case {} → {}", case_path_, output_dir.string());
     }
-    results = run_solver(runtime, case_file, output_dir);
+    RunOptions options;
+    options.output_dir = output_dir;
+    if (!restart_.empty()) options.restart_from = restart_;
+    options.max_steps = max_steps_;
+    results = run_solver(runtime, case_file, options);
     return yaml_to_json(case_file.root.yaml());
   }
 
  private:
   std::string case_path_;
   std::vector<std::string> overrides_;
+  std::string restart_;
+  long long max_steps_ = 0;
 };
 
 }  // namespace

@@ -24,6 +24,13 @@ const Schema& run_case_schema() {
     output.boolean("vtk", "write a .vti/.vts/.vtu series with a .pvd collection for ParaView")
         .fallback("true");
     output.boolean("hdf5", "write the fields as an HDF5 dataset with an .xdmf sidecar").fallback("true");
+    output.integer("monitor_interval", "steps between rows of monitor.csv (the solver's monitor figures); 0: none")
+        .at_least(0)
+        .fallback("10");
+    output.boolean("checkpoint", "write checkpoint.h5 at the end (and every checkpoint_interval steps) "
+                                 "when the solver supports restarts")
+        .fallback("true");
+    output.integer("checkpoint_interval", "steps between checkpoints; 0: only at the end").at_least(0).fallback("0");
     root.section("output", output, "field output");
     return root;
   }();

@@ -5,25 +5,50 @@
 
 #include <cmath>
 
+#include "apps/monitor_log.hpp"
 #include "apps/output_series.hpp"
 #include "core/progress.hpp"
 #include "core/timer.hpp"
+#include "io/hdf5_checkpoint.hpp"
 #include "solvers/solver.hpp"
 #include "surrogates/field_statistics.hpp"
 
 namespace surrox::apps {
+namespace {
 
-nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
-                          const std::filesystem::path& output_dir) {
+// Periodic actions counted in steps ("every N steps"; 0 = never).
+bool due(long step, long long interval) { return interval > 0 && step % interval == 0; }
+
+void write_checkpoint(const solvers::Solver& solver, const std::filesystem::path& path, MPI_Comm comm) {
+  io::Hdf5Checkpoint checkpoint;
+  solver.save_state(checkpoint);
+  checkpoint.scalars["step"] = static_cast<double>(solver.step());
+  checkpoint.scalars["time"] = solver.time();
+  checkpoint.write(path, comm);
+}
+
+}  // namespace
+
+nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file, const RunOptions& options) {
   const CaseNode solver_node = case_file.root.section("solver");
   const CaseNode output_node = case_file.root.section("output");
   const std::string type = solver_node.type();
+  const std::filesystem::path& output_dir = options.output_dir;
   PhaseTimes phases;
 
   auto solver = solvers::registry().at(type, solver_node.context("type")).make();
   {
     auto scope = phases.measure("initialize");
     solver->initialize(solver_node, runtime);
+  }
+  if (options.restart_from) {
+    if (!solver->supports_restart())
+      throw InputError("solver '" + type + "' cannot restart from a checkpoint", {options.restart_from->string()});
+    auto scope = phases.measure("restart");
+    const io::Hdf5Checkpoint checkpoint = io::Hdf5Checkpoint::read(*options.restart_from, runtime.comm());
+    solver->load_state(checkpoint);
+    spdlog::info("restarted from {} at step {}, t = {:.6g}", options.restart_from->string(), solver->step(),
+                 solver->time());
   }
 
   OutputSettings settings;
@@ -33,28 +58,43 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
   settings.case_yaml = case_file.resolved_yaml();
   OutputSeries output(output_dir, runtime, settings);
   const double interval = output_node.real("interval");
+  const long long monitor_interval = output_node.integer("monitor_interval");
+  const long long checkpoint_interval = output_node.integer("checkpoint_interval");
+  const bool checkpoints = solver->supports_restart() && output_node.boolean("checkpoint");
+  const auto checkpoint_path = output_dir / "checkpoint.h5";
+  MonitorLog monitor(output_dir, runtime.root());
+
   auto write_output = [&] {
     auto scope = phases.measure("output");
     output.write(solver->time(), solver->output_mesh());
   };
   write_output();
-  double next_output = interval > 0 ? interval : INFINITY;
+  // Output times are multiples of the interval, so a restarted run keeps the same grid of times.
+  double next_output = interval > 0 ? (std::floor(solver->time() / interval + 1e-9) + 1) * interval : INFINITY;
 
   constexpr std::size_t kProgressTicks = 1000;
   Progress progress("run " + type, kProgressTicks, runtime.root(), /*unit=*/"");
   Stopwatch loop_clock;
+  const long first_step = solver->step();
   bool final_written = false;
-  while (!solver->finished()) {
+  auto stop_requested = [&] { return options.max_steps > 0 && solver->step() - first_step >= options.max_steps; };
+  while (!solver->finished() && !stop_requested()) {
     solvers::StepReport report;
     {
       auto scope = phases.measure("advance");
+      if (interval > 0) solver->limit_step_to(next_output);
       report = solver->advance();
     }
     const double residual = solver->residual();
     if (!std::isfinite(residual) || !std::isfinite(report.dt) || report.dt <= 0) {
-      throw Error(fmt::format("the run diverged at step {} (t = {:.6g}): residual {}, dt {}; "
+      throw Error(fmt::format("the run diverged at step {} (t = {:.6g}): residual {}, dt {}; {}"
                               "reduce the time step or check the parameters",
-                              report.step, report.time, residual, report.dt));
+                              report.step, report.time, residual, report.dt,
+                              checkpoints ? "the last good checkpoint is " + checkpoint_path.string() + "; " : ""));
+    }
+    if (due(report.step, monitor_interval)) {
+      auto scope = phases.measure("monitor");
+      monitor.record(report, residual, solver->monitor());
     }
     final_written = false;
     if (solver->time() >= next_output * (1 - 1e-12)) {
@@ -62,23 +102,39 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
       final_written = true;
       while (next_output <= solver->time() * (1 + 1e-12)) next_output += interval;
     }
+    if (checkpoints && due(report.step, checkpoint_interval)) {
+      auto scope = phases.measure("checkpoint");
+      write_checkpoint(*solver, checkpoint_path, runtime.comm());
+    }
+    const double steps_per_second = (report.step - first_step) / std::max(loop_clock.seconds(), 1e-9);
     progress.update(static_cast<std::size_t>(solver->progress() * kProgressTicks),
                     fmt::format("step {} ({:.3g} steps/s)  t {:.4g}  residual {:.3e}", report.step,
-                                report.step / std::max(loop_clock.seconds(), 1e-9), report.time, residual));
+                                steps_per_second, report.time, residual));
   }
   if (!final_written) write_output();
+  if (checkpoints) {
+    auto scope = phases.measure("checkpoint");
+    write_checkpoint(*solver, checkpoint_path, runtime.comm());
+  }
   progress.finish(fmt::format("step {}  t {:.4g}", solver->step(), solver->time()));
 
   nlohmann::json results;
   results["solver"] = type;
+  results["finished"] = solver->finished();  // false when stopped by --max-steps: continue with --restart
   results["steps"] = solver->step();
   results["time"] = solver->time();
   results["residual"] = solver->residual();
-  results["diagnostics"] = solver->diagnostics();
+  const solvers::Diagnostics diagnostics = solver->diagnostics();
+  results["diagnostics"] = diagnostics;
   results["fields"] = surrogates::field_statistics(solver->state());
   results["outputs"] = output.close();
+  if (const std::string csv = monitor.close(); !csv.empty()) results["outputs"]["monitor_csv"] = csv;
+  if (checkpoints) results["outputs"]["checkpoint"] = checkpoint_path.string();
+  if (options.restart_from) results["restarted_from"] = options.restart_from->string();
+  solver->finalize(output_dir, results);
   results["timings_s"] = phases.seconds();
-  for (const auto& [name, value] : solver->diagnostics()) spdlog::info("{} = {:.6g}", name, value);
+  for (const auto& [phase, seconds] : solver->phase_times()) results["timings_s"]["solver_" + phase] = seconds;
+  for (const auto& [name, value] : diagnostics) spdlog::info("{} = {:.6g}", name, value);
   return results;
 }
 

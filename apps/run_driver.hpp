@@ -1,7 +1,9 @@
 #pragma once
 // Runs a case's solver to the end: time loop with progress, divergence checks, field output
-// at the case's interval, and the figures for summary.json.
+// at the case's interval, monitor.csv, periodic checkpoints, restart, and the figures for
+// summary.json.
 #include <filesystem>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -10,7 +12,12 @@
 
 namespace surrox::apps {
 
-nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
-                          const std::filesystem::path& output_dir);
+struct RunOptions {
+  std::filesystem::path output_dir;
+  std::optional<std::filesystem::path> restart_from;  // a checkpoint.h5 of an earlier run
+  long long max_steps = 0;  // stop (with a checkpoint) after this many steps of this invocation; 0: run to the end
+};
+
+nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file, const RunOptions& options);
 
 }  // namespace surrox::apps

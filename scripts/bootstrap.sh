@@ -15,8 +15,9 @@ packages=(
   libopenmpi-dev openmpi-bin petsc-dev
   # CLI, logging, tests, benchmarks
   libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
-  # Peers the tests check surrox against: ParaView opens every file surrox writes.
-  paraview
+  # Peers the tests check surrox against: ParaView opens every file surrox writes; LAMMPS (lmp)
+  # is the reference for molecular dynamics.
+  paraview lammps
 )
 
 SUDO=""

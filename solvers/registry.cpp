@@ -1,4 +1,6 @@
 #include "solvers/heat/heat_solver.hpp"
+#include "solvers/md/register.hpp"
+#include "solvers/rayleigh_benard/register.hpp"
 #include "solvers/solver.hpp"
 
 namespace surrox::solvers {
@@ -7,6 +9,8 @@ namespace {
 void register_all(SolverRegistry& solvers) {
   solvers.add("heat", {[] { return std::make_unique<heat::HeatSolver>(); }, heat::HeatSolver::schema(),
                        "explicit 2D/3D heat equation with an exact solution (the demo solver)"});
+  md::register_solvers(solvers);
+  rayleigh_benard::register_solvers(solvers);
 }
 
 }  // namespace

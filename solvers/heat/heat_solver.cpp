@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "io/hdf5_checkpoint.hpp"
+
 namespace surrox::solvers::heat {
 
 Schema HeatSolver::schema() {
@@ -155,6 +157,47 @@ io::MeshData HeatSolver::output_mesh() const {
   add("u", u_);
   add("u_exact", exact(time_));
   return mesh;
+}
+
+}  // namespace surrox::solvers::heat
+
+namespace surrox::solvers::heat {
+
+Diagnostics HeatSolver::monitor() const {
+  const Field3 u = u_;
+  double peak = 0;
+  Kokkos::parallel_reduce(
+      "HeatSolver::peak", u.size(),
+      KOKKOS_LAMBDA(std::size_t n, double& m) {
+        const double v = fabs(u.data()[n]);
+        if (v > m) m = v;
+      },
+      Kokkos::Max<double>(peak));
+  return {{"peak", peak}, {"peak_exact", std::fabs(amplitude_) * std::exp(-decay_rate() * time_)}};
+}
+
+void HeatSolver::save_state(io::Hdf5Checkpoint& checkpoint) const {
+  io::HostArray u("HeatSolver::checkpoint_u", grid_.count(), 1);
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u_);
+  std::copy(host.data(), host.data() + grid_.count(), u.data());
+  checkpoint.arrays.push_back({"u", u});
+  checkpoint.scalars["heat_step"] = static_cast<double>(step_);
+  checkpoint.scalars["heat_dt"] = dt_;
+}
+
+void HeatSolver::load_state(const io::Hdf5Checkpoint& checkpoint) {
+  const io::NamedArray& u = checkpoint.array("u");
+  if (u.tuples() != static_cast<std::size_t>(grid_.count()) || u.components() != 1)
+    throw InputError("checkpoint holds " + std::to_string(u.tuples()) + " points, this case has " +
+                     std::to_string(grid_.count()));
+  if (checkpoint.scalar("heat_dt") != dt_)
+    throw InputError("checkpoint was written with another time step (grid, cfl or end_time changed)");
+  auto host = Kokkos::create_mirror_view(u_);
+  std::copy(u.values.data(), u.values.data() + grid_.count(), host.data());
+  Kokkos::deep_copy(u_, host);
+  state_.fields["u"] = u_;
+  step_ = static_cast<long>(checkpoint.scalar("heat_step"));
+  time_ = step_ == steps_ ? end_time_ : static_cast<double>(step_) * dt_;
 }
 
 }  // namespace surrox::solvers::heat

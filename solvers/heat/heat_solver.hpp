@@ -22,6 +22,10 @@ class HeatSolver final : public Solver {
   FieldSet& state() override { return state_; }
   Diagnostics diagnostics() const override;
   io::MeshData output_mesh() const override;
+  Diagnostics monitor() const override;
+  bool supports_restart() const override { return true; }
+  void save_state(io::Hdf5Checkpoint& checkpoint) const override;
+  void load_state(const io::Hdf5Checkpoint& checkpoint) override;
 
   // The exact solution at time t on the grid.
   Field3 exact(double t) const;

@@ -7,6 +7,7 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <cstring>
 #include <sstream>
 
 #include "io/hdf5_dataset.hpp"
@@ -235,6 +236,44 @@ TEST(Cli, EveryCaseFileValidatesAndRuns) {
     EXPECT_TRUE(fs::exists(dir / "summary.json")) << entry.path();
   }
   EXPECT_GT(cases, 0);
+}
+
+}  // namespace
+}  // namespace surrox
+
+namespace surrox {
+namespace {
+
+TEST(Cli, ARunStoppedHalfwayAndRestartedEqualsTheUninterruptedRunBitwise) {
+  const fs::path dir = testing::scratch_dir();
+  const std::string common = demo_case().string() + " --set solver.grid.points=[33,33] --set output.vtk=false";
+  std::string out;
+  ASSERT_EQ(run_surrox("run " + common + " -o " + (dir / "whole").string(), &out), 0) << out;
+  ASSERT_EQ(run_surrox("run " + common + " -o " + (dir / "first").string() + " --max-steps 100", &out), 0) << out;
+  EXPECT_FALSE(summary_of(dir / "first")["results"]["finished"].get<bool>());
+  EXPECT_EQ(summary_of(dir / "first")["results"]["steps"], 100);
+  ASSERT_EQ(run_surrox("run " + common + " -o " + (dir / "second").string() + " --restart " +
+                           (dir / "first/checkpoint.h5").string(),
+                       &out),
+            0)
+      << out;
+  const auto whole = summary_of(dir / "whole")["results"];
+  const auto resumed = summary_of(dir / "second")["results"];
+  EXPECT_TRUE(resumed["finished"].get<bool>());
+  EXPECT_EQ(resumed["steps"], whole["steps"]);
+  // Bitwise: the same JSON numbers (17 significant digits) and the same final field.
+  EXPECT_EQ(resumed["diagnostics"], whole["diagnostics"]);
+  EXPECT_EQ(resumed["fields"], whole["fields"]);
+  io::Hdf5DatasetReader a(dir / "whole/fields.h5"), b(dir / "second/fields.h5");
+  const auto ua = a.read("u", a.steps() - 1), ub = b.read("u", b.steps() - 1);
+  ASSERT_EQ(ua.size(), ub.size());
+  EXPECT_EQ(std::memcmp(ua.data(), ub.data(), ua.size() * sizeof(double)), 0);
+  // A checkpoint of another case is refused with exit code 2.
+  EXPECT_EQ(run_surrox("run " + demo_case().string() + " --set solver.grid.points=[17,17] -o " +
+                           (dir / "other").string() + " --restart " + (dir / "first/checkpoint.h5").string(),
+                       &out),
+            2);
+  expect_contains(out, "checkpoint holds 1089 points, this case has 289");
 }
 
 }  // namespace
