@@ -214,16 +214,7 @@ herr_t collect_link(hid_t, const char* name, const H5L_info_t*, void* data) {
 
 Hdf5Checkpoint read_piece(const std::filesystem::path& path, int rank, int size) {
   const Where where{path.string(), true};
-  std::error_code error;
-  if (!std::filesystem::exists(path, error)) h5::fail(where, "checkpoint not found");
-  if (!std::filesystem::is_regular_file(path, error) || std::filesystem::file_size(path, error) == 0)
-    h5::fail(where, "empty or not a regular file");
-  if (H5Fis_hdf5(path.c_str()) <= 0) {
-    H5Eclear2(H5E_DEFAULT);
-    h5::fail(where, "not an HDF5 file");
-  }
-  Hid file = own(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, where,
-                 "cannot open the checkpoint (truncated or damaged)");
+  Hid file = h5::open_for_reading(path, where);
   if (!h5::has_attribute(file, "format") || h5::read_string_attribute(file, "format", where) != kFormat)
     h5::fail(where, "not a surrox checkpoint");
   const auto version = h5::read_int_attribute(file, "format_version", where);

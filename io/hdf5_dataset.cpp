@@ -615,21 +615,6 @@ struct Hdf5DatasetReader::Impl {
 
 namespace {
 
-Hid open_hdf5_for_reading(const std::filesystem::path& path, const Where& where) {
-  h5::quiet();
-  std::error_code error;
-  if (!std::filesystem::exists(path, error)) h5::fail(where, "file not found");
-  if (!std::filesystem::is_regular_file(path, error)) h5::fail(where, "not a regular file");
-  if (std::filesystem::file_size(path, error) == 0) h5::fail(where, "empty file, not HDF5");
-  const htri_t is_hdf5 = H5Fis_hdf5(path.c_str());
-  if (is_hdf5 <= 0) {
-    H5Eclear2(H5E_DEFAULT);
-    h5::fail(where, "not an HDF5 file (no HDF5 signature)");
-  }
-  return own(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, where,
-             "cannot open the HDF5 file (truncated or damaged)");
-}
-
 MeshKind parse_kind(const std::string& text, const Where& where) {
   for (MeshKind kind : {MeshKind::kImage, MeshKind::kStructured, MeshKind::kUnstructured, MeshKind::kPolyData})
     if (to_string(kind) == text) return kind;
@@ -686,7 +671,7 @@ Hdf5DatasetReader::Hdf5DatasetReader(const std::filesystem::path& path) : impl_(
   Impl& d = *impl_;
   d.path = path;
   d.where = Where{path.string(), true};
-  d.file = open_hdf5_for_reading(path, d.where);
+  d.file = h5::open_for_reading(path, d.where);
   if (!h5::has_attribute(d.file, "format"))
     h5::fail(d.where, "not a surrox dataset (no root attribute 'format')");
   const std::string format = h5::read_string_attribute(d.file, "format", d.where);

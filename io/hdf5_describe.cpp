@@ -155,16 +155,7 @@ herr_t visit(hid_t root, const char* name, const H5L_info_t* link, void* data) {
 std::vector<Hdf5ObjectInfo> describe_hdf5(const std::filesystem::path& path) {
   h5::quiet();
   const Where where{path.string(), true};
-  std::error_code error;
-  if (!std::filesystem::exists(path, error)) h5::fail(where, "file not found");
-  if (!std::filesystem::is_regular_file(path, error) || std::filesystem::file_size(path, error) == 0)
-    h5::fail(where, "empty or not a regular file, not HDF5");
-  if (H5Fis_hdf5(path.c_str()) <= 0) {
-    H5Eclear2(H5E_DEFAULT);
-    h5::fail(where, "not an HDF5 file (no HDF5 signature)");
-  }
-  Hid file = own(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, where,
-                 "cannot open the HDF5 file (truncated or damaged)");
+  Hid file = h5::open_for_reading(path, where);
   std::vector<Hdf5ObjectInfo> objects;
   Hdf5ObjectInfo root;
   root.path = "/";

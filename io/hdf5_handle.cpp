@@ -52,6 +52,20 @@ herr_t check_status(herr_t status, const Where& where, const std::string& what) 
   return status;
 }
 
+Hid open_for_reading(const std::filesystem::path& path, const Where& where) {
+  quiet();
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) fail(where, "file not found");
+  if (!std::filesystem::is_regular_file(path, error)) fail(where, "not a regular file");
+  if (std::filesystem::file_size(path, error) == 0) fail(where, "empty file, not HDF5");
+  if (H5Fis_hdf5(path.c_str()) <= 0) {
+    H5Eclear2(H5E_DEFAULT);
+    fail(where, "not an HDF5 file (no HDF5 signature)");
+  }
+  return own(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, where,
+             "cannot open the HDF5 file (truncated or damaged)");
+}
+
 Hid open_group(hid_t parent, const std::string& name, const Where& where) {
   return own(H5Gopen2(parent, name.c_str(), H5P_DEFAULT), H5Gclose, where, "cannot open group " + name);
 }

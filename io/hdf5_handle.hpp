@@ -5,6 +5,7 @@
 #include <hdf5.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,6 +65,9 @@ inline Hid own(hid_t id, Hid::Closer closer, const Where& where, const std::stri
   return Hid(check(id, where, what), closer);
 }
 
+// Opens an existing file read-only after checking it exists, is a non-empty regular file and
+// has the HDF5 signature: each failure is its own message (InputError when where.input).
+Hid open_for_reading(const std::filesystem::path& path, const Where& where);
 Hid open_group(hid_t parent, const std::string& name, const Where& where);
 Hid open_dataset(hid_t parent, const std::string& name, const Where& where);
 bool has_link(hid_t parent, const std::string& name);
