@@ -1,0 +1,728 @@
+#include "solvers/md/md_solver.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <numeric>
+
+#include "core/timer.hpp"
+#include "io/hdf5_checkpoint.hpp"
+#include "solvers/md/data_file.hpp"
+#include "solvers/md/lattice.hpp"
+
+namespace surrox::solvers::md {
+namespace {
+
+// A uniform number in [0, 1) from (seed, atom id, step, component): counter-based, so that
+// thermostat noise does not depend on atom order, ranks or restarts.
+KOKKOS_INLINE_FUNCTION double hash_uniform(long seed, long tag, long step, int component) {
+  unsigned long z = static_cast<unsigned long>(seed) * 0x9E3779B97F4A7C15ul ^
+                    static_cast<unsigned long>(tag) * 0xBF58476D1CE4E5B9ul ^
+                    static_cast<unsigned long>(step) * 0x94D049BB133111EBul ^
+                    static_cast<unsigned long>(component);
+  for (int r = 0; r < 2; ++r) {
+    z += 0x9E3779B97F4A7C15ul;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ul;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBul;
+    z ^= z >> 31;
+  }
+  return static_cast<double>(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+struct PhaseClock {
+  std::map<std::string, double>& sink;
+  const char* name;
+  Stopwatch watch;
+  ~PhaseClock() {
+    Kokkos::fence();
+    sink[name] += watch.seconds();
+  }
+};
+
+}  // namespace
+
+Schema MdSolver::schema() {
+  Schema s("Molecular dynamics with LAMMPS conventions: Lennard-Jones and Stillinger–Weber.");
+  s.choice("units", {"lj", "metal"},
+           "LAMMPS unit system (thermo energies per atom in lj, totals in metal)")
+      .fallback("lj");
+  s.input_path("data_file",
+               "LAMMPS data file (atom_style atomic, optional Velocities); replaces the lattice")
+      .optional();
+  Schema lattice("A crystal built when no data_file is given (LAMMPS lattice + create_atoms).");
+  lattice.choice("style", {"sc", "bcc", "fcc", "diamond"}, "lattice style").fallback("fcc");
+  lattice.real("density", "reduced number density (lj units, as `lattice fcc 0.8442`)")
+      .above(0)
+      .optional();
+  lattice
+      .real("constant", "cubic cell edge (length units, as `lattice diamond 5.431` in metal units)")
+      .above(0)
+      .optional();
+  lattice.integers("replicate", "unit cells along x, y, z")
+      .sized(3)
+      .at_least(1)
+      .fallback("[10, 10, 10]");
+  lattice.real("mass", "atom mass (mass units)").above(0).fallback("1.0");
+  s.section("lattice", lattice, "crystal lattice");
+  Schema velocity("Seeded Gaussian velocities with zero momentum (LAMMPS velocity all create).");
+  velocity.real("temperature", "temperature to create; 0 keeps the data file's velocities")
+      .at_least(0)
+      .fallback("0");
+  velocity.integer("seed", "random seed").at_least(1).fallback("87287");
+  s.section("velocity", velocity, "initial velocities");
+  s.component("pair", potential_registry(), "the interatomic potential").default_type("lj/cut");
+  Schema neighbor("Verlet lists from a cell list (LAMMPS neighbor/neigh_modify).");
+  neighbor.real("skin", "extra distance beyond the cutoff").at_least(0).fallback("0.3");
+  neighbor.integer("every", "consider a rebuild every this many steps").at_least(1).fallback("1");
+  neighbor
+      .boolean("check",
+               "rebuild only when an atom has moved more than skin/2 (false: at every `every`)")
+      .fallback("true");
+  s.section("neighbor", neighbor, "neighbour lists");
+  Schema integrator("Velocity Verlet, optionally with a thermostat.");
+  integrator.choice("style", {"nve", "langevin", "nose_hoover"}, "ensemble").fallback("nve");
+  integrator.real("temperature", "thermostat target temperature").above(0).fallback("1.0");
+  integrator.real("damping", "thermostat damping time (time units)").above(0).fallback("1.0");
+  integrator.integer("seed", "Langevin noise seed").at_least(1).fallback("48279");
+  s.section("integrator", integrator, "time integration");
+  s.real("dt", "time step (time units: τ in lj, ps in metal)").above(0).fallback("0.005");
+  s.integer("steps", "number of time steps").at_least(0).fallback("100");
+  s.real("end_time", "simulated time to run instead of `steps` (steps = ⌈end_time/dt⌉)")
+      .above(0)
+      .units("time")
+      .optional();
+  s.integer("thermo", "steps between thermo rows (thermo.csv, summary.json)")
+      .at_least(1)
+      .fallback("10");
+  Schema rdf(
+      "Radial distribution function and pressure averaged over samples (LAMMPS compute rdf with "
+      "fix ave/time): rdf.csv and summary.json.");
+  rdf.integer("bins", "bins up to the pair cutoff; 0: no RDF").at_least(0).fallback("0");
+  rdf.integer("every", "steps between samples (the first at step `every`)")
+      .at_least(1)
+      .fallback("100");
+  s.section("rdf", rdf, "radial distribution function");
+  s.integer("dump", "steps between frames of the LAMMPS text dump dump.lammpstrj; 0: none")
+      .at_least(0)
+      .fallback("0");
+  return s;
+}
+
+void MdSolver::initialize(const CaseNode& config, Runtime& runtime) {
+  comm_ = runtime.comm();
+  rank_ = runtime.rank();
+  const std::string units_name = config.string("units");
+  system_.units = Units::from_name(units_name);
+  AtomData data;
+  if (config.has("data_file")) {
+    data = read_data_file(config.string("data_file"));
+  } else {
+    const CaseNode lattice = config.section("lattice");
+    const std::string style = lattice.string("style");
+    const bool has_density = lattice.has("density"), has_constant = lattice.has("constant");
+    if (has_density == has_constant)
+      lattice.fail("style", "give exactly one of `density` (lj) or `constant` (the cell edge)");
+    const double a = has_constant ? lattice.real("constant")
+                                  : std::cbrt(lattice_basis_count(style) / lattice.real("density"));
+    const auto n = lattice.integers("replicate");
+    data = make_lattice(style, a, {n[0], n[1], n[2]}, lattice.real("mass"));
+  }
+  const CaseNode velocity = config.section("velocity");
+  if (velocity.real("temperature") > 0)
+    create_velocities(data, velocity.real("temperature"), velocity.integer("seed"), system_.units);
+  if (data.natoms() < 2) config.fail("data_file", "a system needs at least two atoms");
+  natoms_ = data.natoms();
+  dof_ = 3.0 * static_cast<double>(natoms_) - 3.0;
+
+  const CaseNode pair = config.section("pair");
+  potential_ = potential_registry().at(pair.type(), pair.context("type")).make(pair, units_name);
+  const CaseNode neighbor = config.section("neighbor");
+  try {
+    neighbors_.setup(data.box, potential_->cutoff(), neighbor.real("skin"), potential_->half_list(),
+                     comm_);
+  } catch (const InputError& e) {
+    config.fail("pair", e.detail());
+  }
+  // Every rank keeps the atoms in its block.
+  if (neighbors_.ranks() > 1) {
+    AtomData mine = data;
+    mine.tag.clear(), mine.type.clear(), mine.x.clear(), mine.v.clear(), mine.image.clear();
+    for (long i = 0; i < data.natoms(); ++i) {
+      if (!neighbors_.owns(data.x[i])) continue;
+      mine.tag.push_back(data.tag[i]);
+      mine.type.push_back(data.type[i]);
+      mine.x.push_back(data.x[i]);
+      mine.v.push_back(data.v[i]);
+      mine.image.push_back(data.image.empty() ? std::array<int, 3>{0, 0, 0} : data.image[i]);
+    }
+    data = std::move(mine);
+  }
+  system_.load(data);
+  potential_->check(system_);
+  neigh_every_ = neighbor.integer("every");
+  neigh_check_ = neighbor.boolean("check");
+
+  const CaseNode integrator = config.section("integrator");
+  const std::string style = integrator.string("style");
+  thermostat_ = style == "langevin"      ? Thermostat::kLangevin
+                : style == "nose_hoover" ? Thermostat::kNoseHoover
+                                         : Thermostat::kNone;
+  t_target_ = integrator.real("temperature");
+  damping_ = integrator.real("damping");
+  seed_ = integrator.integer("seed");
+  dt_ = config.real("dt");
+  steps_ = config.integer("steps");
+  if (config.has("end_time"))
+    steps_ = std::max<long>(1, static_cast<long>(std::ceil(config.real("end_time") / dt_ - 1e-9)));
+  thermo_every_ = config.integer("thermo");
+  dump_every_ = config.integer("dump");
+  rdf_bins_ = config.section("rdf").integer("bins");
+  rdf_every_ = config.section("rdf").integer("every");
+  rdf_samples_.clear();
+  rdf_press_.clear();
+  step_ = 0;
+  eta_ = eta_dot_ = 0;
+  rows_.clear();
+  dump_frames_.clear();
+  phase_seconds_.clear();
+
+  neighbors_.build(system_, 0);
+  compute_forces(true);
+  check_forces();
+  rows_.push_back(measure_thermo());
+  if (dump_every_ > 0) write_dump_frame();
+  refresh_state();
+  spdlog::info(
+      "md: {} atoms, box {:.6g} x {:.6g} x {:.6g}, {} ghosts, pair {}, {} neighbours per atom",
+      natoms_, system_.box.length(0), system_.box.length(1), system_.box.length(2),
+      system_.nall - system_.nlocal, pair.type(), static_cast<double>(neighbors_.max_neighbors()));
+}
+
+void MdSolver::refresh_state() {
+  // Builds may move atoms between ranks and reallocate the Views.
+  state_ = FieldSet();
+  state_.add("velocity", Field3(system_.v.data(), system_.nlocal, 1, 3), "velocity");
+  seen_builds_ = neighbors_.builds();
+}
+
+void MdSolver::compute_forces(bool energy) {
+  {
+    PhaseClock clock{phase_seconds_, "force"};
+    Kokkos::deep_copy(Kokkos::subview(system_.f, std::make_pair(0L, system_.nall), Kokkos::ALL),
+                      0.0);
+    const double e = potential_->compute(system_, neighbors_, energy);
+    if (energy) {
+      // Virial Σ x·f over owned and ghost atoms, before ghost forces are folded back.
+      auto x = system_.x;
+      auto f = system_.f;
+      double w = 0;
+      Kokkos::parallel_reduce(
+          "MdSolver::virial", system_.nall,
+          KOKKOS_LAMBDA(long i, double& sum) {
+            sum += x(i, 0) * f(i, 0) + x(i, 1) * f(i, 1) + x(i, 2) * f(i, 2);
+          },
+          w);
+      double sums[2] = {e, w};
+      MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, comm_);
+      energy_ = sums[0];
+      virial_ = sums[1];
+      energy_step_ = step_;
+    }
+  }
+  PhaseClock clock{phase_seconds_, "comm"};
+  neighbors_.reverse_forces(system_);
+}
+
+void MdSolver::check_forces() {
+  // Overlapping atoms give huge or non-finite forces, a blow-up non-finite positions or
+  // velocities: name the first such atom and the step.
+  auto x = system_.x;
+  auto v = system_.v;
+  auto f = system_.f;
+  const double limit = 1e10 / system_.units.ftm2v;  // far beyond any physical force
+  long bad_force = system_.nlocal, lost = system_.nlocal;
+  Kokkos::parallel_reduce(
+      "MdSolver::check_atoms", system_.nlocal,
+      KOKKOS_LAMBDA(long i, long& first_force, long& first_lost) {
+        const double f2 = f(i, 0) * f(i, 0) + f(i, 1) * f(i, 1) + f(i, 2) * f(i, 2);
+        if (!(f2 < limit * limit) && i < first_force) first_force = i;
+        double s = 0;
+        for (int d = 0; d < 3; ++d) s += x(i, d) * 0.0 + v(i, d) * 0.0;
+        if (!(s == 0.0) && i < first_lost) first_lost = i;  // NaN or infinity somewhere
+      },
+      Kokkos::Min<long>(bad_force), Kokkos::Min<long>(lost));
+  auto tag_of = [&](long i) {
+    long tag = std::numeric_limits<long>::max();
+    if (i < system_.nlocal) Kokkos::deep_copy(tag, Kokkos::subview(system_.tag, i));
+    MPI_Allreduce(MPI_IN_PLACE, &tag, 1, MPI_LONG, MPI_MIN, comm_);
+    return tag;
+  };
+  const long lost_tag = tag_of(lost);
+  if (lost_tag != std::numeric_limits<long>::max())
+    throw Error(fmt::format(
+        "atom {} was lost at step {}: its position or velocity is no longer finite (a force "
+        "blow-up, e.g. from overlapping atoms or too large a time step)",
+        lost_tag, step_));
+  const long bad_tag = tag_of(bad_force);
+  if (bad_tag != std::numeric_limits<long>::max()) {
+    double fnorm = 0;
+    if (bad_force < system_.nlocal) {
+      auto hf = Kokkos::create_mirror_view_and_copy(
+          Kokkos::HostSpace(), Kokkos::subview(system_.f, bad_force, Kokkos::ALL));
+      fnorm = std::sqrt(hf(0) * hf(0) + hf(1) * hf(1) + hf(2) * hf(2));
+      if (!std::isfinite(fnorm)) fnorm = INFINITY;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &fnorm, 1, MPI_DOUBLE, MPI_MAX, comm_);
+    throw Error(fmt::format(
+        "force blow-up on atom {} at step {}: |f| = {:.3g} (overlapping atoms, or the time "
+        "step is too large)",
+        bad_tag, step_, fnorm));
+  }
+}
+
+double MdSolver::mv2() const {
+  auto v = system_.v;
+  auto type = system_.type;
+  auto mass = system_.mass;
+  double sum = 0;
+  Kokkos::parallel_reduce(
+      "MdSolver::mv2", system_.nlocal,
+      KOKKOS_LAMBDA(long i, double& s) {
+        s += mass(type(i)) * (v(i, 0) * v(i, 0) + v(i, 1) * v(i, 1) + v(i, 2) * v(i, 2));
+      },
+      sum);
+  MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  return sum;
+}
+
+ThermoRow MdSolver::measure_thermo() {
+  if (energy_step_ != step_)
+    compute_forces(true);  // same forces, bit for bit, plus energy and virial
+  const Units& u = system_.units;
+  const double n = static_cast<double>(natoms_);
+  const double ke2 = mv2() * u.mvv2e;  // = dof·k_B·T
+  ThermoRow row;
+  row.step = step_;
+  row.temp = ke2 / (dof_ * u.boltz);
+  row.e_kin = 0.5 * ke2;
+  row.e_pair = energy_;
+  row.press = (ke2 + virial_) / (3.0 * system_.box.volume()) * u.nktv2p;
+  if (u.normalize) {
+    row.e_kin /= n;
+    row.e_pair /= n;
+  }
+  row.e_total = row.e_pair + row.e_kin;
+  return row;
+}
+
+ThermoRow MdSolver::thermo() const {
+  if (!rows_.empty() && rows_.back().step == step_) return rows_.back();
+  // Energies are not kept on every step; computing them leaves the trajectory unchanged.
+  return const_cast<MdSolver*>(this)->measure_thermo();
+}
+
+void MdSolver::nose_hoover_half() {
+  const double half = 0.5 * dt_;
+  const double q = dof_ * system_.units.boltz * t_target_ * damping_ * damping_;
+  const double ke2 = mv2() * system_.units.mvv2e;
+  eta_dot_ += half * (ke2 - dof_ * system_.units.boltz * t_target_) / q;
+  eta_ += half * eta_dot_;
+  const double factor = std::exp(-half * eta_dot_);
+  auto v = system_.v;
+  Kokkos::parallel_for(
+      "MdSolver::nose_hoover_scale", system_.nlocal, KOKKOS_LAMBDA(long i) {
+        v(i, 0) *= factor;
+        v(i, 1) *= factor;
+        v(i, 2) *= factor;
+      });
+}
+
+StepReport MdSolver::advance() {
+  ++step_;
+  auto x = system_.x;
+  auto v = system_.v;
+  auto f = system_.f;
+  auto type = system_.type;
+  auto mass = system_.mass;
+  const double dtf = 0.5 * dt_ * system_.units.ftm2v, dtv = dt_;
+  {
+    PhaseClock clock{phase_seconds_, "integrate"};
+    if (thermostat_ == Thermostat::kNoseHoover) nose_hoover_half();
+    Kokkos::parallel_for(
+        "MdSolver::initial_integrate", system_.nlocal, KOKKOS_LAMBDA(long i) {
+          const double dtfm = dtf / mass(type(i));
+          for (int d = 0; d < 3; ++d) {
+            v(i, d) += dtfm * f(i, d);
+            x(i, d) += dtv * v(i, d);
+          }
+        });
+  }
+  {
+    PhaseClock clock{phase_seconds_, "neighbor"};
+    const bool decide = step_ % neigh_every_ == 0;
+    if (decide && (!neigh_check_ || neighbors_.displaced_too_far(system_))) {
+      neighbors_.build(system_, step_);
+      refresh_state();
+      x = system_.x, v = system_.v, f = system_.f, type = system_.type;
+    } else {
+      neighbors_.update_ghosts(system_);
+    }
+  }
+  const bool rdf_step = rdf_bins_ > 0 && step_ % rdf_every_ == 0;
+  const bool thermo_step = step_ % thermo_every_ == 0 || step_ == steps_;
+  compute_forces(thermo_step || rdf_step);
+  if (thermostat_ == Thermostat::kLangevin) {
+    PhaseClock clock{phase_seconds_, "integrate"};
+    // Plain numbers only in the kernel (Units holds a string).
+    const double ftm2v = system_.units.ftm2v, boltz = system_.units.boltz,
+                 mvv2e = system_.units.mvv2e;
+    const double t_period = damping_, dt = dt_, tsqrt = std::sqrt(t_target_);
+    const long seed = seed_, step = step_;
+    auto tag = system_.tag;
+    Kokkos::parallel_for(
+        "MdSolver::langevin", system_.nlocal, KOKKOS_LAMBDA(long i) {
+          const double m = mass(type(i));
+          const double gamma1 = -m / t_period / ftm2v;
+          const double gamma2 = sqrt(m) * sqrt(24.0 * boltz / t_period / dt / mvv2e) / ftm2v;
+          for (int d = 0; d < 3; ++d)
+            f(i, d) +=
+                gamma1 * v(i, d) + gamma2 * tsqrt * (hash_uniform(seed, tag(i), step, d) - 0.5);
+        });
+  }
+  {
+    PhaseClock clock{phase_seconds_, "integrate"};
+    Kokkos::parallel_for(
+        "MdSolver::final_integrate", system_.nlocal, KOKKOS_LAMBDA(long i) {
+          const double dtfm = dtf / mass(type(i));
+          for (int d = 0; d < 3; ++d) v(i, d) += dtfm * f(i, d);
+        });
+    if (thermostat_ == Thermostat::kNoseHoover) nose_hoover_half();
+  }
+  if (thermo_step) {
+    PhaseClock clock{phase_seconds_, "thermo"};
+    check_forces();
+    rows_.push_back(measure_thermo());
+    residual_ = rows_.back().e_total;
+    if (!std::isfinite(residual_))
+      throw Error(fmt::format("the md run diverged at step {}: total energy {}", step_, residual_));
+  }
+  if (rdf_step) {
+    PhaseClock clock{phase_seconds_, "thermo"};
+    sample_rdf();
+  }
+  if (dump_every_ > 0 && step_ % dump_every_ == 0) write_dump_frame();
+  return {step_, time(), dt_};
+}
+
+void MdSolver::sample_rdf() {
+  // Pair distances from the neighbour list (it holds every pair within r_c + skin), each
+  // pair counted for both atoms as LAMMPS's full-list compute rdf does.
+  const int bins = static_cast<int>(rdf_bins_);
+  const double cut = potential_->cutoff(), cutsq = cut * cut, delrinv = bins / cut;
+  const double weight = neighbors_.half() ? 2.0 : 1.0;
+  Kokkos::View<double*> hist("MdSolver::rdf", bins);
+  auto x = system_.x;
+  auto neigh = neighbors_.neighbors_;
+  auto count = neighbors_.count_;
+  Kokkos::parallel_for(
+      "MdSolver::rdf", system_.nlocal, KOKKOS_LAMBDA(long i) {
+        for (int k = 0; k < count(i); ++k) {
+          const int j = neigh(i, k);
+          const double dx = x(i, 0) - x(j, 0), dy = x(i, 1) - x(j, 1), dz = x(i, 2) - x(j, 2);
+          const double rsq = dx * dx + dy * dy + dz * dz;
+          if (rsq >= cutsq) continue;
+          const int bin = static_cast<int>(sqrt(rsq) * delrinv);
+          if (bin < bins) Kokkos::atomic_add(&hist(bin), weight);
+        }
+      });
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), hist);
+  MPI_Allreduce(MPI_IN_PLACE, h.data(), bins, MPI_DOUBLE, MPI_SUM, comm_);
+  // LAMMPS's normalisation: g = n / (4π/3 (r_hi³ − r_lo³)/V · N (N − 1)).
+  const double n = static_cast<double>(natoms_);
+  const double constant = 4.0 * M_PI / (3.0 * system_.box.volume());
+  const double delr = cut / bins;
+  std::vector<double> g(bins);
+  for (int b = 0; b < bins; ++b) {
+    const double lo = b * delr, hi = (b + 1) * delr;
+    g[b] = h(b) / (constant * (hi * hi * hi - lo * lo * lo) * (n - 1.0) * n);
+  }
+  rdf_samples_.push_back(std::move(g));
+  rdf_press_.push_back(thermo().press);
+}
+
+MdSolver::Rdf MdSolver::rdf() const {
+  Rdf out;
+  out.samples = static_cast<long>(rdf_samples_.size());
+  if (out.samples == 0) return out;
+  const double m = static_cast<double>(out.samples);
+  auto mean_and_error = [&](auto value, std::size_t count, double& mean, double& error) {
+    double sum = 0, sum2 = 0;
+    for (std::size_t s = 0; s < count; ++s) {
+      sum += value(s);
+      sum2 += value(s) * value(s);
+    }
+    mean = sum / m;
+    const double variance = m > 1 ? std::max(0.0, (sum2 - m * mean * mean) / (m - 1)) : 0.0;
+    error = std::sqrt(variance / m);
+  };
+  const double delr = potential_->cutoff() / rdf_bins_;
+  for (long b = 0; b < rdf_bins_; ++b) {
+    double mean = 0, error = 0;
+    mean_and_error([&](std::size_t s) { return rdf_samples_[s][b]; }, rdf_samples_.size(), mean,
+                   error);
+    out.r.push_back((b + 0.5) * delr);
+    out.g.push_back(mean);
+    out.g_stderr.push_back(error);
+  }
+  mean_and_error([&](std::size_t s) { return rdf_press_[s]; }, rdf_press_.size(), out.press,
+                 out.press_stderr);
+  return out;
+}
+
+Diagnostics MdSolver::monitor() const {
+  const ThermoRow r = thermo();
+  return {{"temp", r.temp},
+          {"e_pair", r.e_pair},
+          {"e_kin", r.e_kin},
+          {"e_total", r.e_total},
+          {"press", r.press}};
+}
+
+Diagnostics MdSolver::diagnostics() const {
+  Diagnostics d = monitor();
+  d["atoms"] = static_cast<double>(natoms_);
+  d["ranks"] = static_cast<double>(neighbors_.ranks());
+  d["neighbor_builds"] = static_cast<double>(neighbors_.builds());
+  if (!rows_.empty()) {
+    const double e0 = rows_.front().e_total;
+    double drift = 0;
+    for (const auto& r : rows_) drift = std::max(drift, std::fabs(r.e_total - e0));
+    d["energy_drift_max_relative"] = e0 != 0 ? drift / std::fabs(e0) : drift;
+  }
+  if (thermostat_ == Thermostat::kNoseHoover) {
+    d["nose_hoover_eta"] = eta_;
+    d["nose_hoover_eta_dot"] = eta_dot_;
+    // The conserved quantity of the extended system, in thermo's energy units.
+    const double kt = dof_ * system_.units.boltz * t_target_;
+    const double q = kt * damping_ * damping_;
+    const double scale = system_.units.normalize ? 1.0 / static_cast<double>(natoms_) : 1.0;
+    d["nose_hoover_conserved"] = d["e_total"] + (kt * eta_ + 0.5 * q * eta_dot_ * eta_dot_) * scale;
+  }
+  return d;
+}
+
+std::map<std::string, double> MdSolver::phase_times() const { return phase_seconds_; }
+
+io::MeshData MdSolver::output_mesh() const {
+  const long n = system_.nlocal;
+  io::MeshData mesh;
+  mesh.kind = io::MeshKind::kPolyData;
+  auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.x);
+  auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.v);
+  auto hf = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.f);
+  auto ht = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.type);
+  auto hg = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.tag);
+  mesh.points = io::HostArray("md::points", n, 3);
+  io::HostArray velocity("md::velocity", n, 3), force("md::force", n, 3), id("md::id", n, 1),
+      type("md::type", n, 1);
+  mesh.cell_types.assign(n, 1);  // VTK_VERTEX
+  mesh.cell_offsets.resize(n + 1);
+  mesh.connectivity.resize(n);
+  for (long i = 0; i < n; ++i) {
+    for (int d = 0; d < 3; ++d) {
+      mesh.points(i, d) = hx(i, d);
+      velocity(i, d) = hv(i, d);
+      force(i, d) = hf(i, d);
+    }
+    id(i, 0) = static_cast<double>(hg(i));
+    type(i, 0) = ht(i);
+    mesh.cell_offsets[i] = i;
+    mesh.connectivity[i] = i;
+  }
+  mesh.cell_offsets[n] = n;
+  mesh.point_data = {{"velocity", velocity}, {"force", force}, {"id", id}, {"type", type}};
+  return mesh;
+}
+
+void MdSolver::write_dump_frame() {
+  // LAMMPS `dump atom`-like text: id type x y z vx vy vz, positions wrapped into the box.
+  const AtomData d = gather();
+  if (rank_ != 0) return;
+  std::string frame =
+      fmt::format("ITEM: TIMESTEP\n{}\nITEM: NUMBER OF ATOMS\n{}\nITEM: BOX BOUNDS pp pp pp\n",
+                  step_, d.natoms());
+  for (int k = 0; k < 3; ++k) frame += fmt::format("{:.17g} {:.17g}\n", d.box.lo[k], d.box.hi[k]);
+  frame += "ITEM: ATOMS id type x y z vx vy vz\n";
+  for (long i = 0; i < d.natoms(); ++i) {
+    std::array<double, 3> x = d.x[i];
+    for (int k = 0; k < 3; ++k) {
+      if (x[k] >= d.box.hi[k]) x[k] -= d.box.length(k);
+      if (x[k] < d.box.lo[k]) x[k] += d.box.length(k);
+    }
+    frame += fmt::format("{} {} {:.10g} {:.10g} {:.10g} {:.10g} {:.10g} {:.10g}\n", d.tag[i],
+                         d.type[i], x[0], x[1], x[2], d.v[i][0], d.v[i][1], d.v[i][2]);
+  }
+  dump_frames_.push_back(std::move(frame));
+}
+
+AtomData MdSolver::gather() const {
+  AtomData mine = system_.to_host();
+  if (neighbors_.ranks() == 1) return mine;
+  std::vector<double> packed;
+  for (long i = 0; i < mine.natoms(); ++i)
+    packed.insert(packed.end(),
+                  {static_cast<double>(mine.tag[i]), static_cast<double>(mine.type[i]),
+                   mine.x[i][0], mine.x[i][1], mine.x[i][2], mine.v[i][0], mine.v[i][1],
+                   mine.v[i][2], static_cast<double>(mine.image[i][0]),
+                   static_cast<double>(mine.image[i][1]), static_cast<double>(mine.image[i][2])});
+  int nranks = neighbors_.ranks();
+  int count = static_cast<int>(packed.size());
+  std::vector<int> counts(nranks), offsets(nranks + 1, 0);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
+  for (int r = 0; r < nranks; ++r) offsets[r + 1] = offsets[r] + counts[r];
+  std::vector<double> all(rank_ == 0 ? offsets[nranks] : 0);
+  MPI_Gatherv(packed.data(), count, MPI_DOUBLE, all.data(), counts.data(), offsets.data(),
+              MPI_DOUBLE, 0, comm_);
+  AtomData out = mine;
+  out.tag.clear(), out.type.clear(), out.x.clear(), out.v.clear(), out.image.clear();
+  if (rank_ != 0) return out;
+  std::vector<std::size_t> order(all.size() / 11);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return all[11 * a] < all[11 * b]; });
+  for (std::size_t k : order) {
+    const double* r = &all[11 * k];
+    out.tag.push_back(static_cast<long>(r[0]));
+    out.type.push_back(static_cast<int>(r[1]));
+    out.x.push_back({r[2], r[3], r[4]});
+    out.v.push_back({r[5], r[6], r[7]});
+    out.image.push_back({static_cast<int>(r[8]), static_cast<int>(r[9]), static_cast<int>(r[10])});
+  }
+  return out;
+}
+
+void MdSolver::save_state(io::Hdf5Checkpoint& c) const {
+  const long n = system_.nlocal;
+  auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.x);
+  auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.v);
+  auto hh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), neighbors_.xhold());
+  auto ht = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.type);
+  auto hg = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.tag);
+  auto hi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.image);
+  io::HostArray x("x", n, 3), v("v", n, 3), hold("xhold", n, 3), ids("ids", n, 5);
+  for (long i = 0; i < n; ++i) {
+    for (int d = 0; d < 3; ++d) {
+      x(i, d) = hx(i, d);
+      v(i, d) = hv(i, d);
+      hold(i, d) = hh(i, d);
+      ids(i, 2 + d) = hi(i, d);
+    }
+    ids(i, 0) = static_cast<double>(hg(i));
+    ids(i, 1) = ht(i);
+  }
+  c.arrays.push_back({"md_x", x});
+  c.arrays.push_back({"md_v", v});
+  c.arrays.push_back({"md_xhold", hold});
+  c.arrays.push_back({"md_ids", ids});
+  c.scalars["md_step"] = static_cast<double>(step_);
+  c.scalars["md_atoms"] = static_cast<double>(natoms_);
+  c.scalars["md_eta"] = eta_;
+  c.scalars["md_eta_dot"] = eta_dot_;
+  c.scalars["md_neighbor_builds"] = static_cast<double>(neighbors_.builds());
+}
+
+void MdSolver::load_state(const io::Hdf5Checkpoint& c) {
+  if (static_cast<long>(c.scalar("md_atoms")) != natoms_)
+    throw InputError(
+        fmt::format("the checkpoint holds {} atoms, this case {}", c.scalar("md_atoms"), natoms_));
+  const auto& x = c.array("md_x").values;
+  const auto& v = c.array("md_v").values;
+  const auto& hold = c.array("md_xhold").values;
+  const auto& ids = c.array("md_ids").values;
+  const long n = static_cast<long>(x.extent(0));
+  // Rebuild the lists exactly as they were, from the positions of the last build (this rank's
+  // atoms, in their order), then move the atoms to where they are: the continuation is
+  // bitwise the uninterrupted run.
+  AtomData data;
+  data.box = system_.box;
+  data.ntypes = system_.ntypes;
+  auto hm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.mass);
+  data.mass.assign(hm.data(), hm.data() + hm.extent(0));
+  data.has_velocities = true;
+  for (long i = 0; i < n; ++i) {
+    data.tag.push_back(static_cast<long>(ids(i, 0)));
+    data.type.push_back(static_cast<int>(ids(i, 1)));
+    data.x.push_back({hold(i, 0), hold(i, 1), hold(i, 2)});
+    data.v.push_back({v(i, 0), v(i, 1), v(i, 2)});
+    data.image.push_back(
+        {static_cast<int>(ids(i, 2)), static_cast<int>(ids(i, 3)), static_cast<int>(ids(i, 4))});
+  }
+  const Units units = system_.units;
+  system_.load(data);
+  system_.units = units;
+  step_ = static_cast<long>(c.scalar("md_step"));
+  eta_ = c.scalar("md_eta");
+  eta_dot_ = c.scalar("md_eta_dot");
+  neighbors_.build(system_, step_);
+  auto hx = Kokkos::create_mirror_view(system_.x);
+  Kokkos::deep_copy(hx, system_.x);
+  for (long i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d) hx(i, d) = x(i, d);
+  Kokkos::deep_copy(system_.x, hx);
+  neighbors_.update_ghosts(system_);
+  refresh_state();
+  energy_step_ = -1;
+  compute_forces(true);
+  rows_.clear();
+  rows_.push_back(measure_thermo());
+  residual_ = rows_.back().e_total;
+}
+
+void MdSolver::finalize(const std::filesystem::path& output_dir, nlohmann::json& results) {
+  const AtomData all = gather();  // collective
+  if (rank_ == 0) {
+    std::ofstream out(output_dir / "thermo.csv");
+    out << "step,temp,e_pair,e_kin,e_total,press\n";
+    for (const auto& r : rows_)
+      out << fmt::format("{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g}\n", r.step, r.temp, r.e_pair,
+                         r.e_kin, r.e_total, r.press);
+  }
+  if (rank_ == 0 && !dump_frames_.empty()) {
+    std::ofstream out(output_dir / "dump.lammpstrj");
+    for (const auto& frame : dump_frames_) out << frame;
+  }
+  if (rank_ == 0) write_data_file(output_dir / "final.data", all, system_.units.name, step_);
+  if (!rdf_samples_.empty()) {
+    const Rdf r = rdf();
+    if (rank_ == 0) {
+      std::ofstream out(output_dir / "rdf.csv");
+      out << "r,g,g_stderr\n";
+      for (std::size_t b = 0; b < r.r.size(); ++b)
+        out << fmt::format("{:.17g},{:.17g},{:.17g}\n", r.r[b], r.g[b], r.g_stderr[b]);
+    }
+    results["rdf"] = {{"samples", r.samples},
+                      {"press_mean", r.press},
+                      {"press_stderr", r.press_stderr},
+                      {"file", "rdf.csv"}};
+  }
+  nlohmann::json thermo = nlohmann::json::array();
+  for (const auto& r : rows_)
+    thermo.push_back({{"step", r.step},
+                      {"temp", r.temp},
+                      {"e_pair", r.e_pair},
+                      {"e_kin", r.e_kin},
+                      {"e_total", r.e_total},
+                      {"press", r.press}});
+  results["thermo"] = thermo;
+  results["md"] = {{"atoms", natoms_},
+                   {"ranks", neighbors_.ranks()},
+                   {"units", system_.units.name},
+                   {"neighbor_builds", neighbors_.builds()},
+                   {"phase_seconds", phase_seconds_}};
+}
+
+}  // namespace surrox::solvers::md

@@ -1,0 +1,101 @@
+#pragma once
+// The molecular-dynamics solver ("md"): atoms from a LAMMPS data file or a lattice, a
+// registered pair potential (lj/cut, sw), ghost atoms and Verlet lists (NeighborList),
+// velocity-Verlet NVE with optional Langevin or Nosé–Hoover thermostats, and LAMMPS thermo
+// (step, temp, pe, ke, etotal, press with LAMMPS's definitions and normalisation).
+// Spatial decomposition over the MPI ranks (NeighborList); the state lives in Kokkos Views of
+// the default execution space.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "solvers/md/neighbor_list.hpp"
+#include "solvers/md/potential.hpp"
+#include "solvers/solver.hpp"
+
+namespace surrox::solvers::md {
+
+struct ThermoRow {
+  long step = 0;
+  double temp = 0, e_pair = 0, e_kin = 0, e_total = 0, press = 0;
+};
+
+class MdSolver final : public Solver {
+ public:
+  static Schema schema();
+
+  void initialize(const CaseNode& config, Runtime& runtime) override;
+  StepReport advance() override;
+  bool finished() const override { return step_ >= steps_; }
+  double progress() const override {
+    return steps_ > 0 ? static_cast<double>(step_) / steps_ : 1.0;
+  }
+  double residual() const override { return residual_; }
+  double time() const override { return static_cast<double>(step_) * dt_; }
+  long step() const override { return step_; }
+  FieldSet& state() override { return state_; }
+  Diagnostics diagnostics() const override;
+  io::MeshData output_mesh() const override;
+  Diagnostics monitor() const override;
+  std::map<std::string, double> phase_times() const override;
+  bool supports_restart() const override { return true; }
+  void save_state(io::Hdf5Checkpoint& checkpoint) const override;
+  void load_state(const io::Hdf5Checkpoint& checkpoint) override;
+  void finalize(const std::filesystem::path& output_dir, nlohmann::json& results) override;
+
+  // Thermo of the current state (computes energies if this step did not).
+  ThermoRow thermo() const;
+  const std::vector<ThermoRow>& thermo_rows() const { return rows_; }
+  // Radial distribution function averaged over the samples so far (LAMMPS compute rdf:
+  // bins of width r_c/bins up to the pair cutoff), its standard error, and the pressure
+  // averaged over the same samples.
+  struct Rdf {
+    std::vector<double> r, g, g_stderr;
+    long samples = 0;
+    double press = 0, press_stderr = 0;
+  };
+  Rdf rdf() const;
+  const System& system() const { return system_; }
+  const NeighborList& neighbors() const { return neighbors_; }
+  long natoms() const { return natoms_; }  // over all ranks
+  // All atoms, gathered on rank 0 (empty elsewhere); collective.
+  AtomData gather() const;
+
+ private:
+  enum class Thermostat { kNone, kLangevin, kNoseHoover };
+  void compute_forces(bool energy);
+  ThermoRow measure_thermo();
+  double mv2() const;  // Σ m v² over owned atoms
+  void nose_hoover_half();
+  void check_forces();
+  void write_dump_frame();
+  void sample_rdf();
+
+  System system_;
+  NeighborList neighbors_;
+  std::unique_ptr<Potential> potential_;
+  double dt_ = 0.005, residual_ = 0;
+  long step_ = 0, steps_ = 0, thermo_every_ = 10, neigh_every_ = 1, dump_every_ = 0;
+  bool neigh_check_ = true;
+  Thermostat thermostat_ = Thermostat::kNone;
+  double t_target_ = 1, damping_ = 1;
+  long seed_ = 1;
+  double eta_ = 0, eta_dot_ = 0;  // Nosé–Hoover thermostat position and velocity
+  double energy_ = 0, virial_ = 0;
+  long energy_step_ = -1;  // step at which energy_ and virial_ were computed
+  std::vector<ThermoRow> rows_;
+  std::vector<std::string> dump_frames_;
+  long rdf_bins_ = 0, rdf_every_ = 100;
+  std::vector<std::vector<double>> rdf_samples_;
+  std::vector<double> rdf_press_;
+  std::map<std::string, double> phase_seconds_;
+  double dof_ = 0;
+  long natoms_ = 0;
+  MPI_Comm comm_ = MPI_COMM_SELF;
+  int rank_ = 0;
+  long seen_builds_ = 0;
+  void refresh_state();
+  FieldSet state_;
+};
+
+}  // namespace surrox::solvers::md
