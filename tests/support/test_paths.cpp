@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdio>
+#include <unistd.h>
 
 namespace surrox::testing {
 namespace {
@@ -43,10 +44,15 @@ std::filesystem::path scratch_dir() {
 }
 
 int run_command(const std::string& command, std::string* output) {
-  // A child must not inherit our MPI singleton's environment, or it would try to join it.
-  const std::string isolated =
-      "env -u OMPI_COMM_WORLD_SIZE -u OMPI_COMM_WORLD_RANK -u PMIX_RANK -u PMIX_NAMESPACE " + command +
-      " 2>&1";
+  // A child must not inherit this process's MPI environment (singleton or mpiexec job), or
+  // its MPI_Init would try to join our job: drop every Open MPI / PMIx variable.
+  std::string isolated = "env";
+  for (char** variable = environ; *variable; ++variable) {
+    const std::string entry = *variable;
+    for (const char* prefix : {"OMPI_", "PMIX_", "ORTE_", "OPAL_"})
+      if (entry.rfind(prefix, 0) == 0) isolated += " -u " + entry.substr(0, entry.find('='));
+  }
+  isolated += " " + command + " 2>&1";
   FILE* pipe = popen(isolated.c_str(), "r");
   if (!pipe) return -1;
   std::array<char, 4096> buffer;

@@ -1,0 +1,197 @@
+// ctest-labels: unit regression
+// ctest-libraries: surrox_cli
+// Rayleigh–Bénard solver: incompressibility after every projection, input checks, bitwise
+// restart, output layout and the Nusselt relations on a short run.
+#include "solvers/rayleigh_benard/rb_solver.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "apps/run_case.hpp"
+#include "io/case_file.hpp"
+#include "io/hdf5_checkpoint.hpp"
+#include "support/test_paths.hpp"
+
+namespace surrox::solvers::rayleigh_benard {
+namespace {
+
+io::CaseFile rb_case(std::vector<std::string> overrides) {
+  return io::load_case_text("solver: {type: rayleigh_benard}\n", "rb.yaml", apps::run_case_schema(),
+                            overrides);
+}
+
+std::unique_ptr<RayleighBenardSolver> make(const std::vector<std::string>& overrides) {
+  const io::CaseFile c = rb_case(overrides);
+  auto solver = std::make_unique<RayleighBenardSolver>();
+  solver->initialize(c.root.section("solver"), testing::runtime());
+  return solver;
+}
+
+// A vigorous flow quickly: Ra = 1e5 from a large random perturbation on a small grid.
+const std::vector<std::string> kShort = {"solver.rayleigh=1e5", "solver.cells=[64, 16]",
+                                         "solver.amplitude=0.2", "solver.end_time=4"};
+
+TEST(RayleighBenard, DivergenceAfterEveryProjectionIsRoundOff) {
+  auto solver = make(kShort);
+  double worst = 0;
+  while (!solver->finished()) {
+    solver->advance();
+    const double d = solver->instantaneous().at("max_divergence");  // max|∇·u| h / U
+    worst = std::max(worst, d);
+    ASSERT_LT(d, 1e-10) << "step " << solver->step();
+  }
+  EXPECT_GT(solver->instantaneous().at("u_rms"), 1e-3);  // the flow did start
+  std::cout << "max relative divergence over the run: " << worst << "\n";
+}
+
+TEST(RayleighBenard, IterativePressureSolversAlsoMeetTheDivergenceBound) {
+  auto overrides = kShort;
+  overrides.push_back("solver.end_time=1");
+  overrides.push_back("solver.pressure.ksp_type=cg");
+  overrides.push_back("solver.pressure.pc_type=gamg");
+  auto solver = make(overrides);
+  while (!solver->finished()) {
+    solver->advance();
+    ASSERT_LT(solver->instantaneous().at("max_divergence"), 1e-10) << "step " << solver->step();
+  }
+}
+
+TEST(RayleighBenard, NusseltNumbersAreOneForConduction) {
+  auto solver = make({"solver.rayleigh=1000", "solver.cells=[32, 16]", "solver.amplitude=0"});
+  for (int n = 0; n < 5; ++n) solver->advance();
+  for (const char* name : {"nu_bottom", "nu_top", "nu_volume", "nu_kinetic", "nu_thermal"})
+    EXPECT_NEAR(solver->instantaneous().at(name), 1.0, 1e-12) << name;
+}
+
+TEST(RayleighBenard, TimeStepsLandOnOutputTimesAndTheEnd) {
+  auto solver = make({"solver.rayleigh=1e4", "solver.cells=[32, 16]", "solver.end_time=0.7",
+                      "solver.output_interval=0.25", "solver.max_dt=0.03"});
+  std::vector<double> times;
+  while (!solver->finished()) times.push_back(solver->advance().time);
+  EXPECT_EQ(solver->time(), 0.7);
+  for (double t : {0.25, 0.5})
+    EXPECT_NE(std::find(times.begin(), times.end(), t), times.end()) << t;
+}
+
+TEST(RayleighBenard, RestartFromACheckpointIsBitwise) {
+  const auto overrides = kShort;
+  auto reference = make(overrides);
+  for (int n = 0; n < 40; ++n) reference->advance();
+
+  auto first = make(overrides);
+  for (int n = 0; n < 20; ++n) first->advance();
+  io::Hdf5Checkpoint saved;
+  first->save_state(saved);
+  const auto path = testing::scratch_dir() / "rb_checkpoint.h5";
+  saved.write(path, testing::runtime().comm());
+  first.reset();
+
+  auto resumed = make(overrides);
+  resumed->load_state(io::Hdf5Checkpoint::read(path, testing::runtime().comm()));
+  EXPECT_EQ(resumed->step(), 20);
+  for (int n = 0; n < 20; ++n) resumed->advance();
+  EXPECT_EQ(resumed->time(), reference->time());
+  for (const char* name : {"u", "w", "b", "p"}) {
+    const Field3 a = reference->state().fields.at(name), b = resumed->state().fields.at(name);
+    auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+    auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+    ASSERT_EQ(ha.size(), hb.size());
+    std::size_t differing = 0;
+    for (std::size_t n = 0; n < ha.size(); ++n) differing += ha.data()[n] != hb.data()[n];
+    EXPECT_EQ(differing, 0u) << name;
+  }
+}
+
+TEST(RayleighBenard, OutputIsCellCentredPAndBAndUAndW) {
+  auto solver = make({"solver.rayleigh=1e4", "solver.cells=[16, 8]", "solver.length=[2, 1]"});
+  solver->advance();
+  const io::MeshData mesh = solver->output_mesh();
+  EXPECT_EQ(mesh.kind, io::MeshKind::kImage);
+  EXPECT_EQ(mesh.extent, (std::array<long, 6>{0, 15, 0, 7, 0, 0}));
+  EXPECT_DOUBLE_EQ(mesh.origin[0], 0.0625);
+  EXPECT_DOUBLE_EQ(mesh.origin[1], 0.0625);
+  std::vector<std::string> names;
+  for (const auto& a : mesh.point_data) names.push_back(a.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"p", "b", "u", "w"}));
+  for (const auto& a : mesh.point_data) EXPECT_EQ(a.tuples(), 128u);
+}
+
+TEST(RayleighBenard, RejectsBadInputWithExitCodeTwo) {
+  EXPECT_THROW(rb_case({"solver.rayleigh=0"}), InputError);
+  EXPECT_THROW(rb_case({"solver.rayleigh=-5"}), InputError);
+  EXPECT_THROW(rb_case({"solver.cfl=1.5"}), InputError);
+  EXPECT_THROW(rb_case({"solver.cells=[0, 16]"}), InputError);
+  EXPECT_THROW(make({"solver.cells=[2, 16]"}), InputError);
+  EXPECT_THROW(make({"solver.pressure.pc_type=no_such_pc"}), InputError);
+  const auto dir = testing::scratch_dir();
+  for (const std::string& bad :
+       {std::string("solver.rayleigh=0"), std::string("solver.cells=[64,-1]"),
+        std::string("solver.cfl=2")}) {
+    std::string out;
+    const int code = testing::run_surrox(
+        "run " + (testing::source_dir() / "cases/rayleigh_benard/onset.yaml").string() + " -o " +
+            (dir / "bad").string() + " --set " + bad,
+        &out);
+    EXPECT_EQ(code, 2) << bad << "\n" << out;
+    EXPECT_NE(out.find("solver."), std::string::npos) << out;
+  }
+}
+
+// Through the CLI: stop after half the steps (--max-steps writes checkpoint.h5), continue with
+// --restart, and compare summary.json's figures with the uninterrupted run bit for bit.
+TEST(RayleighBenard, CliRestartEqualsTheUninterruptedRunBitwise) {
+  const auto dir = testing::scratch_dir();
+  const std::string base =
+      "run " + (testing::source_dir() / "cases/rayleigh_benard/onset.yaml").string() +
+      " --set solver.rayleigh=5000 --set solver.amplitude=0.1 --set \"solver.cells=[16, 16]\"" +
+      " --set solver.end_time=6 --set output.hdf5=false --set output.vtk=false";
+  std::string out;
+  ASSERT_EQ(testing::run_surrox(base + " -o " + (dir / "full").string(), &out), 0) << out;
+  std::ifstream full_in(dir / "full" / "summary.json");
+  const auto full = nlohmann::json::parse(full_in)["results"];
+  const long steps = full["steps"].get<long>();
+  ASSERT_EQ(testing::run_surrox(base + " -o " + (dir / "half").string() + " --max-steps " +
+                                    std::to_string(steps / 2),
+                                &out),
+            0)
+      << out;
+  ASSERT_EQ(testing::run_surrox(base + " -o " + (dir / "resumed").string() + " --restart " +
+                                    (dir / "half" / "checkpoint.h5").string(),
+                                &out),
+            0)
+      << out;
+  std::ifstream resumed_in(dir / "resumed" / "summary.json");
+  const auto resumed = nlohmann::json::parse(resumed_in)["results"];
+  EXPECT_EQ(resumed["steps"], full["steps"]);
+  EXPECT_EQ(resumed["time"].get<double>(), full["time"].get<double>());
+  for (const auto& [name, value] : full["diagnostics"].items())
+    EXPECT_EQ(resumed["diagnostics"][name].get<double>(), value.get<double>()) << name;
+  EXPECT_GT(full["diagnostics"]["u_rms"].get<double>(), 1e-3);
+}
+
+TEST(RayleighBenard, BlowUpStopsWithExitCodeOneNamingStepAndCell) {
+  auto solver = make({"solver.rayleigh=1e4", "solver.cells=[16, 8]", "solver.amplitude=1e300"});
+  try {
+    for (int n = 0; n < 10; ++n) solver->advance();
+    FAIL() << "no blow-up detected";
+  } catch (const InputError& e) {
+    FAIL() << "a blow-up is not bad input: " << e.what();
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("blew up at step"), std::string::npos) << what;
+    EXPECT_NE(what.find("cell (i = "), std::string::npos) << what;
+  }
+  std::string out;
+  const int code = testing::run_surrox(
+      "run " + (testing::source_dir() / "cases/rayleigh_benard/onset.yaml").string() + " -o " +
+          (testing::scratch_dir() / "blowup").string() + " --set solver.amplitude=1e300",
+      &out);
+  EXPECT_EQ(code, 1) << out;
+  EXPECT_NE(out.find("blew up at step"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace surrox::solvers::rayleigh_benard
