@@ -3,6 +3,7 @@
 #include <vtkCallbackCommand.h>
 #include <vtkCommand.h>
 #include <vtkLogger.h>
+#include <vtkObject.h>
 #include <vtkOutputWindow.h>
 
 #include <algorithm>
@@ -25,14 +26,20 @@ VtkErrorCapture::VtkErrorCapture() : command_(vtkCallbackCommand::New()) {
 }
 
 VtkErrorCapture::~VtkErrorCapture() {
-  for (auto& [object, tag] : observers_) object->RemoveObserver(tag);
+  for (auto& [object, tag] : observers_) {
+    object->RemoveObserver(tag);
+    object->UnRegister(nullptr);
+  }
   vtkOutputWindow::GetInstance()->SetDisplayMode(saved_display_mode_);
   vtkLogger::SetStderrVerbosity(static_cast<vtkLogger::Verbosity>(saved_log_verbosity_));
   command_->Delete();
 }
 
 void VtkErrorCapture::watch(vtkObject* object) {
+  // One reference per observer entry: the destructor releases one per entry it detaches.
+  object->Register(nullptr);
   observers_.emplace_back(object, object->AddObserver(vtkCommand::ErrorEvent, command_));
+  object->Register(nullptr);
   observers_.emplace_back(object, object->AddObserver(vtkCommand::WarningEvent, command_));
 }
 

@@ -20,7 +20,8 @@ class VtkErrorCapture {
   VtkErrorCapture& operator=(const VtkErrorCapture&) = delete;
 
   // Also listen on this object's own events (a reader or writer, whose errors bypass the
-  // output window once an observer is attached). The object must outlive the capture.
+  // output window once an observer is attached). The capture holds a reference to it, so the
+  // object may be declared after the capture and still be alive when the capture detaches.
   void watch(vtkObject* object);
 
   bool has_errors() const { return !errors_.empty(); }
@@ -33,7 +34,7 @@ class VtkErrorCapture {
   static void on_event(vtkObject* caller, unsigned long event, void* self, void* message);
 
   vtkCallbackCommand* command_ = nullptr;  // owned (reference counted)
-  std::vector<std::pair<vtkObject*, unsigned long>> observers_;
+  std::vector<std::pair<vtkObject*, unsigned long>> observers_;  // each object referenced once per entry
   std::vector<std::string> errors_, warnings_;
   int saved_display_mode_ = 0;
   int saved_log_verbosity_ = 0;
