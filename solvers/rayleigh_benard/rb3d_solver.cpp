@@ -474,6 +474,7 @@ StepReport RayleighBenard3dSolver::advance() {
   if (output_interval_ > 0)
     target = std::min(
         target, (std::floor(time_ / output_interval_ * (1 + 1e-12) + 1e-9) + 1) * output_interval_);
+  if (requested_stop_ > time_) target = std::min(target, requested_stop_);
   bool lands = false;
   if (time_ + dt >= target * (1 - 1e-13)) {
     dt = target - time_;

@@ -5,6 +5,7 @@
 // Views over the ghosted box of a 3D DMDA (ghost width 1); w(k, j, i) is the bottom face of
 // cell (k, j, i). The pressure solve defaults to a direct factorisation as in 2D (fine up to
 // ~10⁵ cells; choose gamg or hypre for larger 3D grids).
+#include <cmath>
 #include <array>
 #include <vector>
 
@@ -19,6 +20,8 @@ class RayleighBenard3dSolver final : public Solver {
 
   void initialize(const CaseNode& config, Runtime& runtime) override;
   StepReport advance() override;
+  // The driver's next output time (output.interval): steps land on it as on output_interval.
+  void limit_step_to(double time) override { requested_stop_ = time; }
   bool finished() const override { return time_ >= end_time_ * (1 - 1e-14); }
   double progress() const override { return std::min(1.0, time_ / end_time_); }
   double residual() const override { return residual_; }
@@ -45,6 +48,7 @@ class RayleighBenard3dSolver final : public Solver {
   double stable_dt() const;
 
   double ra_ = 1e5, pr_ = 1, lx_ = 2, ly_ = 2, end_time_ = 10, cfl_ = 0.8, max_dt_ = 0.05;
+  double requested_stop_ = INFINITY;
   double output_interval_ = 0, average_from_ = 0;
   long nx_ = 0, ny_ = 0, nz_ = 0;
   double hx_ = 0, hy_ = 0, hz_ = 0, nu_ = 0, kappa_ = 0;

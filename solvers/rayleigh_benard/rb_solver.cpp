@@ -77,7 +77,7 @@ Schema RayleighBenardSolver::schema() {
       .fallback("0.8");
   s.real("max_dt", "largest time step").above(0).fallback("0.05");
   s.real("output_interval",
-         "time steps are clipped to land on multiples of this (set it to output.interval); 0: off")
+         "time steps also land on multiples of this (the driver already lands them on output.interval); 0: off")
       .at_least(0)
       .fallback("0");
   s.choice("initial", {"random", "mode"},
@@ -563,6 +563,7 @@ StepReport RayleighBenardSolver::advance() {
         (std::floor(time_ / output_interval_ * (1 + 1e-12) + 1e-9) + 1) * output_interval_;
     target = std::min(target, next);
   }
+  if (requested_stop_ > time_) target = std::min(target, requested_stop_);
   bool lands = false;
   if (time_ + dt >= target * (1 - 1e-13)) {
     dt = target - time_;

@@ -11,6 +11,7 @@
 //
 // Local arrays are (z, x) LayoutRight Views over the DMDA's ghosted box (ghost width 1);
 // w(k, i) is the bottom face of cell (k, i), so w at global k = 0 is the wall (always 0).
+#include <cmath>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -28,6 +29,8 @@ class RayleighBenardSolver final : public Solver {
 
   void initialize(const CaseNode& config, Runtime& runtime) override;
   StepReport advance() override;
+  // The driver's next output time (output.interval): steps land on it as on output_interval.
+  void limit_step_to(double time) override { requested_stop_ = time; }
   bool finished() const override;
   double progress() const override { return std::min(1.0, time_ / end_time_); }
   double residual() const override { return residual_; }
@@ -64,6 +67,7 @@ class RayleighBenardSolver final : public Solver {
 
   // Parameters.
   double ra_ = 1e6, pr_ = 1, lx_ = 4, lz_ = 1, end_time_ = 50, cfl_ = 0.5, max_dt_ = 0.05;
+  double requested_stop_ = INFINITY;
   double output_interval_ = 0, average_from_ = 0, steady_tolerance_ = 0;
   long nx_ = 0, nz_ = 0;
   double hx_ = 0, hz_ = 0, nu_ = 0, kappa_ = 0;
