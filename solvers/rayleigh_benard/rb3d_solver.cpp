@@ -6,53 +6,18 @@
 #include <cmath>
 
 #include "io/hdf5_checkpoint.hpp"
+#include "solvers/rayleigh_benard/rb_common.hpp"
 
 namespace surrox::solvers::rayleigh_benard {
 namespace {
 
+using detail::hash_uniform;
+using detail::kFigures;
+using detail::ScopedPhase;
+using detail::Sums;
+
 using Range3 = Kokkos::MDRangePolicy<Kokkos::Rank<3>>;
 
-struct Sums3 {
-  static constexpr int kCount = 6;
-  double v[kCount];
-  KOKKOS_INLINE_FUNCTION Sums3() {
-    for (int n = 0; n < kCount; ++n) v[n] = 0;
-  }
-  KOKKOS_INLINE_FUNCTION Sums3& operator+=(const Sums3& o) {
-    for (int n = 0; n < kCount; ++n) v[n] += o.v[n];
-    return *this;
-  }
-  KOKKOS_INLINE_FUNCTION void operator+=(const volatile Sums3& o) volatile {
-    for (int n = 0; n < kCount; ++n) v[n] += o.v[n];
-  }
-};
-
-KOKKOS_INLINE_FUNCTION double hash_uniform3(std::uint64_t seed, std::uint64_t index) {
-  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + index + 0x632BE59BD9B4E019ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z = z ^ (z >> 31);
-  return static_cast<double>(z >> 11) * (2.0 / 9007199254740992.0) - 1.0;
-}
-
-class Phase3 {
- public:
-  Phase3(std::map<std::string, double>& sink, const char* name)
-      : sink_(sink), name_(name), start_(std::chrono::steady_clock::now()) {}
-  ~Phase3() {
-    Kokkos::fence();
-    sink_[name_] +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
-
- private:
-  std::map<std::string, double>& sink_;
-  const char* name_;
-  std::chrono::steady_clock::time_point start_;
-};
-
-const char* kFigures3[] = {"nu_bottom",  "nu_top",         "nu_volume", "nu_kinetic",
-                           "nu_thermal", "kinetic_energy", "u_rms",     "max_divergence"};
 
 }  // namespace
 
@@ -232,14 +197,14 @@ void RayleighBenard3dSolver::initialize(const CaseNode& config, Runtime& runtime
           const double z = (k + 0.5) * hz;
           const auto index = static_cast<std::uint64_t>((k * ny + j) * nx + i);
           b(kk + oz, jj + oy, ii + ox) =
-              0.5 - z + amplitude * hash_uniform3(seed, index) * z * (1 - z);
+              0.5 - z + amplitude * hash_uniform(seed, index) * z * (1 - z);
         });
   }
   exchange(u_, Boundary::kU);
   exchange(v_, Boundary::kU);
   exchange(w_, Boundary::kW);
   exchange(b_, Boundary::kB);
-  for (const char* name : kFigures3) sums_[name] = 0;
+  for (const char* name : kFigures) sums_[name] = 0;
   state_ = FieldSet();
   state_.add("u", u_), state_.add("v", v_), state_.add("w", w_), state_.add("b", b_),
       state_.add("p", p_);
@@ -327,7 +292,7 @@ double RayleighBenard3dSolver::stable_dt() const {
 void RayleighBenard3dSolver::stage(int s, double dt) {
   static constexpr double kA[3] = {0.0, 0.75, 1.0 / 3.0};
   {
-    Phase3 phase(phase_seconds_, "advection_diffusion");
+    ScopedPhase phase(phase_seconds_, "advection_diffusion");
     const Field3 u = u_, v = v_, w = w_, b = b_, ru = ru_, rv = rv_, rw = rw_, rb = rb_;
     const double ihx = 1 / hx_, ihy = 1 / hy_, ihz = 1 / hz_, nu = nu_, kappa = kappa_, hz = hz_;
     const double ihx2 = ihx * ihx, ihy2 = ihy * ihy, ihz2 = ihz * ihz;
@@ -400,7 +365,7 @@ void RayleighBenard3dSolver::stage(int s, double dt) {
         });
   }
   {
-    Phase3 phase(phase_seconds_, "halo");
+    ScopedPhase phase(phase_seconds_, "halo");
     exchange(u_, Boundary::kU);
     exchange(v_, Boundary::kU);
     exchange(w_, Boundary::kW);
@@ -414,7 +379,7 @@ void RayleighBenard3dSolver::project(int s, double dt, double weight) {
   const double ihx = 1 / hx_, ihy = 1 / hy_, ihz = 1 / hz_, vol = hx_ * hy_ * hz_;
   const long ox = ox_, oy = oy_, oz = oz_;
   {
-    Phase3 phase(phase_seconds_, "pressure");
+    ScopedPhase phase(phase_seconds_, "pressure");
     Kokkos::parallel_for(
         "RayleighBenard3dSolver::divergence", Range3({0, 0, 0}, {zm_, ym_, xm_}),
         KOKKOS_LAMBDA(long kk, long jj, long ii) {
@@ -501,7 +466,7 @@ StepReport RayleighBenard3dSolver::advance() {
                     step_, time_, dt_));
   if (time_ > average_from_) {
     const double span = std::min(dt_, time_ - average_from_);
-    for (const char* name : kFigures3) sums_[name] += span * now.at(name);
+    for (const char* name : kFigures) sums_[name] += span * now.at(name);
     averaged_time_ += span;
   }
   return {step_, time_, dt_};
@@ -511,10 +476,10 @@ Diagnostics RayleighBenard3dSolver::instantaneous() const {
   const Field3 u = u_, v = v_, w = w_, b = b_;
   const double ihx = 1 / hx_, ihy = 1 / hy_, ihz = 1 / hz_;
   const long zs = zs_, oz = oz_, nz = nz_;
-  Sums3 sums;
+  Sums sums;
   Kokkos::parallel_reduce(
       "RayleighBenard3dSolver::figures", Range3({oz_, oy_, ox_}, {oz_ + zm_, oy_ + ym_, ox_ + xm_}),
-      KOKKOS_LAMBDA(long k, long j, long i, Sums3& s) {
+      KOKKOS_LAMBDA(long k, long j, long i, Sums& s) {
         const long kg = zs + (k - oz);
         if (kg == 0) s.v[0] += (0.5 - b(k, j, i)) * 2 * ihz;
         if (kg == nz - 1) s.v[1] += (b(k, j, i) + 0.5) * 2 * ihz;
@@ -594,7 +559,7 @@ Diagnostics RayleighBenard3dSolver::diagnostics() const {
   d["pressure_iterations_per_solve"] =
       ksp_solves_ > 0 ? double(ksp_iterations_) / double(ksp_solves_) : 0.0;
   if (averaged_time_ > 0) {
-    for (const char* name : kFigures3)
+    for (const char* name : kFigures)
       d[std::string("mean_") + name] = sums_.at(name) / averaged_time_;
     d["averaged_time"] = averaged_time_;
   }
