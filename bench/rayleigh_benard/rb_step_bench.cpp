@@ -15,21 +15,7 @@ namespace {
 
 surrox::Runtime* g_runtime = nullptr;
 
-void StreamTriad(benchmark::State& state) {
-  const long n = state.range(0);
-  Kokkos::View<double*> a("a", n), b("b", n), c("c", n);
-  Kokkos::deep_copy(b, 1.0);
-  Kokkos::deep_copy(c, 2.0);
-  const double s = 3.0;
-  for (auto _ : state) {
-    Kokkos::parallel_for(
-        "StreamTriad", n, KOKKOS_LAMBDA(long i) { a(i) = b(i) + s * c(i); });
-    Kokkos::fence();
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * n * 3 * static_cast<long>(sizeof(double)));
-}
-BENCHMARK(StreamTriad)->Arg(1 << 25)->Unit(benchmark::kMillisecond)->UseRealTime();
+// StreamTriad comes from bench/stream_triad_bench.cpp, compiled into this binary.
 
 // Bytes per cell per step the advection–diffusion phase must move at least: the CFL reduction
 // (u, w), three stage-start copies (2 × 3 arrays), and per stage the right-hand side (read u,
