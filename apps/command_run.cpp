@@ -4,6 +4,8 @@
 #include "apps/command.hpp"
 #include "apps/run_case.hpp"
 #include "apps/run_driver.hpp"
+#include "apps/sweep_runner.hpp"
+#include "core/error.hpp"
 #include "core/atomic_file.hpp"
 #include "core/yaml_json.hpp"
 #include "io/case_file.hpp"
@@ -15,7 +17,8 @@ class RunCommand final : public Command {
  public:
   std::string name() const override { return "run"; }
   std::string description() const override {
-    return "Run a case file: solve, write VTK + HDF5 fields and summary.json";
+    return "Run a case file: solve, write VTK + HDF5 fields and summary.json (a case with a sweep section "
+           "runs every case of the family and merges them into one dataset)";
   }
   void configure(CLI::App& app) override {
     app.add_option("case", case_path_, "case file (YAML); see docs/case-reference.md")->required();
@@ -46,7 +49,17 @@ class RunCommand final : public Command {
     options.output_dir = output_dir;
     if (!restart_.empty()) options.restart_from = restart_;
     options.max_steps = max_steps_;
-    results = run_solver(runtime, case_file, options);
+    if (is_sweep(case_file)) {
+      SweepOptions sweep;
+      sweep.case_path = case_path_;
+      sweep.overrides = overrides_;
+      sweep.output_dir = output_dir;
+      if (!restart_.empty() || max_steps_ > 0)
+        throw InputError("--restart and --max-steps apply to one case; a sweep resumes by running it again");
+      results = run_sweep(runtime, case_file, sweep);
+    } else {
+      results = run_solver(runtime, case_file, options);
+    }
     return yaml_to_json(case_file.root.yaml());
   }
 

@@ -32,6 +32,16 @@ const Schema& run_case_schema() {
         .fallback("true");
     output.integer("checkpoint_interval", "steps between checkpoints; 0: only at the end").at_least(0).fallback("0");
     root.section("output", output, "field output");
+    Schema sweep("A family of cases: this case with some keys set to each listed value. Each case runs on one MPI "
+                 "rank into OUTDIR/cases/case_NNNN/; a rerun skips the cases already finished; the final "
+                 "states are merged into one sweep dataset (docs/formats.md).");
+    sweep.value_lists("values", "key path → list of values, e.g. {solver.alpha_deg: [0, 2, 4], solver.mach: [0.3, 0.5]}")
+        .optional();
+    sweep.choice("combine", {"product", "zip"},
+                 "product: every combination (the last key varies fastest); zip: the i-th value of every list")
+        .fallback("product");
+    sweep.string("dataset", "file name of the merged sweep dataset in the output folder").fallback("sweep.h5");
+    root.section("sweep", sweep, "optional parameter sweep; without `values` the case runs once");
     return root;
   }();
   return schema;

@@ -73,7 +73,7 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file, const
   double next_output = interval > 0 ? (std::floor(solver->time() / interval + 1e-9) + 1) * interval : INFINITY;
 
   constexpr std::size_t kProgressTicks = 1000;
-  Progress progress("run " + type, kProgressTicks, runtime.root(), /*unit=*/"");
+  Progress progress("run " + type, kProgressTicks, runtime.root() && options.show_progress, /*unit=*/"");
   Stopwatch loop_clock;
   const long first_step = solver->step();
   bool final_written = false;

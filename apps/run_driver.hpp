@@ -15,6 +15,7 @@ namespace surrox::apps {
 struct RunOptions {
   std::filesystem::path output_dir;
   std::optional<std::filesystem::path> restart_from;  // a checkpoint.h5 of an earlier run
+  bool show_progress = true;  // false inside a sweep, which reports progress over its cases
   long long max_steps = 0;  // stop (with a checkpoint) after this many steps of this invocation; 0: run to the end
 };
 

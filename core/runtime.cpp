@@ -65,6 +65,22 @@ Runtime::~Runtime() {
   g_active = false;
 }
 
+CommunicatorScope::CommunicatorScope(Runtime& runtime, MPI_Comm comm)
+    : runtime_(runtime),
+      previous_comm_(runtime.comm_),
+      previous_rank_(runtime.rank_),
+      previous_size_(runtime.size_) {
+  runtime_.comm_ = comm;
+  MPI_Comm_rank(comm, &runtime_.rank_);
+  MPI_Comm_size(comm, &runtime_.size_);
+}
+
+CommunicatorScope::~CommunicatorScope() {
+  runtime_.comm_ = previous_comm_;
+  runtime_.rank_ = previous_rank_;
+  runtime_.size_ = previous_size_;
+}
+
 void Runtime::set_torch_threads(int threads) {
   if (threads <= 0) {
     const int cores = std::max(1u, std::thread::hardware_concurrency());

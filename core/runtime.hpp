@@ -22,7 +22,9 @@ class Runtime {
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
 
-  MPI_Comm comm() const { return MPI_COMM_WORLD; }
+  // The communicator solvers and writers work on: MPI_COMM_WORLD, or a smaller one while a
+  // CommunicatorScope is alive (a sweep runs one case per rank on MPI_COMM_SELF).
+  MPI_Comm comm() const { return comm_; }
   int rank() const { return rank_; }
   int size() const { return size_; }
   bool root() const { return rank_ == 0; }
@@ -38,9 +40,26 @@ class Runtime {
   static bool active();
 
  private:
+  friend class CommunicatorScope;
+  MPI_Comm comm_ = MPI_COMM_WORLD;
   int rank_ = 0, size_ = 1;
   int ranks_on_node_ = 1;
   bool owns_mpi_ = false;
+};
+
+// While alive, runtime.comm(), rank(), size() and root() describe `comm` instead of the
+// communicator before it; the destructor puts the previous one back. Scopes nest.
+class CommunicatorScope {
+ public:
+  CommunicatorScope(Runtime& runtime, MPI_Comm comm);
+  ~CommunicatorScope();
+  CommunicatorScope(const CommunicatorScope&) = delete;
+  CommunicatorScope& operator=(const CommunicatorScope&) = delete;
+
+ private:
+  Runtime& runtime_;
+  MPI_Comm previous_comm_;
+  int previous_rank_, previous_size_;
 };
 
 // The BLAS library the process actually loaded (resolving Debian's libblas.so.3 alternative),

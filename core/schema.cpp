@@ -30,6 +30,7 @@ std::string to_string(KeyType type) {
     case KeyType::kIntList: return "list of integers";
     case KeyType::kSection: return "section";
     case KeyType::kComponent: return "component";
+    case KeyType::kValueLists: return "map: key path → list";
   }
   return "?";
 }
@@ -92,6 +93,10 @@ KeySpec& Schema::component(const std::string& name, const SchemaSource& source,
   KeySpec& spec = add(name, KeyType::kComponent, doc);
   spec.components = &source;
   return spec;
+}
+
+KeySpec& Schema::value_lists(const std::string& name, const std::string& doc) {
+  return add(name, KeyType::kValueLists, doc);
 }
 
 const KeySpec* Schema::find(const std::string& name) const {

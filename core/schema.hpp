@@ -23,6 +23,8 @@ enum class KeyType {
   kIntList,
   kSection,      // a nested map with its own schema
   kComponent,    // a nested map {type: <registered name>, ...that component's keys}
+  kValueLists,   // a map from key paths to non-empty lists of values (a sweep's varied keys);
+                 // the component that reads it checks the paths against its own schema
 };
 
 std::string to_string(KeyType type);
@@ -85,6 +87,7 @@ class Schema {
   KeySpec& integers(const std::string& name, const std::string& doc);
   KeySpec& section(const std::string& name, Schema schema, const std::string& doc);
   KeySpec& component(const std::string& name, const SchemaSource& source, const std::string& doc);
+  KeySpec& value_lists(const std::string& name, const std::string& doc);
 
   const std::string& doc() const { return doc_; }
   const std::vector<KeySpec>& keys() const { return keys_; }

@@ -107,6 +107,7 @@ class Validator {
       case KeyType::kOutputPath: file_path(spec, parent, value, where); break;
       case KeyType::kRealList: list<double>(spec, value, where, "real numbers"); break;
       case KeyType::kIntList: list<long long>(spec, value, where, "integers"); break;
+      case KeyType::kValueLists: value_lists(value, CaseNode(value, origin_, here.path_of(spec.name))); break;
       default: break;
     }
   }
@@ -189,6 +190,33 @@ class Validator {
       return;
     }
     parent[spec.name] = path.string();
+  }
+
+  // {a.b: [v1, v2], c: [w1]}: every key a path, every value a non-empty list of scalars.
+  void value_lists(const YAML::Node& value, const CaseNode& view) {
+    if (!value.IsMap()) {
+      report(view.context(), "expected a map from key paths to lists of values, got " + describe(value));
+      return;
+    }
+    if (value.size() == 0) report(view.context(), "needs at least one key path with a list of values");
+    for (const auto& entry : value) {
+      const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : std::string();
+      if (key.empty()) {
+        report(view.context(), "every key must be a key path such as solver.mach");
+        continue;
+      }
+      const YAML::Node& values = entry.second;
+      // Each value is a scalar or a list of scalars (a key such as modes: [1, 2] takes a list).
+      bool valid = values.IsSequence() && values.size() > 0;
+      for (std::size_t i = 0; valid && i < values.size(); ++i) {
+        valid = values[i].IsScalar() || values[i].IsSequence();
+        for (std::size_t j = 0; valid && values[i].IsSequence() && j < values[i].size(); ++j)
+          valid = values[i][j].IsScalar();
+      }
+      if (!valid)
+        report(view.context(key), "expected a non-empty list of values (scalars or lists of scalars), got " +
+                                      describe(values));
+    }
   }
 
   template <class T>

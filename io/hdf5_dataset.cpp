@@ -23,13 +23,15 @@ namespace surrox::io {
 using h5::Hid;
 using h5::own;
 using h5::Where;
+using h5::create_dataset;
+using h5::product;
+using h5::write_box;
 
 namespace {
 
 constexpr const char* kFormat = "surrox-dataset";
 constexpr std::int64_t kFormatVersion = 1;
 constexpr hsize_t kChunkValues = 1 << 17;  // about 1 MiB of doubles per chunk
-constexpr unsigned kDeflateLevel = 4;
 
 const std::set<std::string>& reserved_attributes() {
   static const std::set<std::string> names{"format", "format_version", "surrox_version", "surrox_git_describe",
@@ -48,12 +50,6 @@ std::string iso_time_now() {
   return buffer;
 }
 
-hsize_t product(const std::vector<hsize_t>& values, std::size_t from = 0) {
-  hsize_t result = 1;
-  for (std::size_t i = from; i < values.size(); ++i) result *= values[i];
-  return result;
-}
-
 // Chunk shape for a field dataset [T, spatial..., (C)]: one step, at most ~kChunkValues
 // values, cutting the slowest spatial axes first.
 std::vector<hsize_t> field_chunk(const std::vector<hsize_t>& dims) {
@@ -65,46 +61,6 @@ std::vector<hsize_t> field_chunk(const std::vector<hsize_t>& dims) {
     if (chunk[axis] * rest > kChunkValues) chunk[axis] = std::max<hsize_t>(1, kChunkValues / rest);
   }
   return chunk;
-}
-
-Hid create_dataset(hid_t parent, const std::string& name, hid_t type, const std::vector<hsize_t>& dims,
-                   const std::vector<hsize_t>& max_dims, const std::vector<hsize_t>& chunk, bool compress,
-                   const Where& where) {
-  Hid space = own(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), max_dims.empty() ? nullptr : max_dims.data()),
-                  H5Sclose, where, "cannot create dataspace for " + name);
-  Hid dcpl = own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, where, "cannot create property list");
-  h5::check_status(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), where, "cannot set fill time");
-  if (!chunk.empty()) {
-    h5::check_status(H5Pset_chunk(dcpl, static_cast<int>(chunk.size()), chunk.data()), where,
-                     "cannot set chunking of " + name);
-    if (compress) {
-      h5::check_status(H5Pset_shuffle(dcpl), where, "cannot set shuffle filter");
-      h5::check_status(H5Pset_deflate(dcpl, kDeflateLevel), where, "cannot set deflate filter");
-    }
-  }
-  return own(H5Dcreate2(parent, name.c_str(), type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT), H5Dclose, where,
-             "cannot create dataset " + name);
-}
-
-// Collective write of this rank's box [start, start+count) (count may be all zero).
-void write_box(hid_t dataset, hid_t memory_type, const void* data, const std::vector<hsize_t>& start,
-               const std::vector<hsize_t>& count, hid_t dxpl, const Where& where, const std::string& what) {
-  Hid file_space = own(H5Dget_space(dataset), H5Sclose, where, "cannot get dataspace of " + what);
-  Hid memory_space;
-  static const double dummy = 0;
-  if (product(count) == 0) {
-    h5::check_status(H5Sselect_none(file_space), where, "cannot select in " + what);
-    const hsize_t one = 1;
-    memory_space = own(H5Screate_simple(1, &one, nullptr), H5Sclose, where, "cannot create dataspace");
-    h5::check_status(H5Sselect_none(memory_space), where, "cannot select in " + what);
-    data = &dummy;
-  } else {
-    h5::check_status(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
-                     where, "cannot select in " + what);
-    memory_space = own(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), H5Sclose, where,
-                       "cannot create dataspace");
-  }
-  h5::check_status(H5Dwrite(dataset, memory_type, memory_space, file_space, dxpl, data), where, "cannot write " + what);
 }
 
 void check_field_name(const std::string& name) {

@@ -86,6 +86,14 @@ bool has_attribute(hid_t object, const std::string& name) {
   return exists > 0;
 }
 
+Hid string_type(std::size_t length, const Where& where) {
+  Hid type = own(H5Tcopy(H5T_C_S1), H5Tclose, where, "cannot create string type");
+  check_status(H5Tset_size(type, length == 0 ? 1 : length), where, "cannot size string type");
+  check_status(H5Tset_strpad(type, H5T_STR_NULLTERM), where, "cannot set string padding");
+  check_status(H5Tset_cset(type, H5T_CSET_UTF8), where, "cannot set string character set");
+  return type;
+}
+
 namespace {
 
 void write_raw_attribute(hid_t object, const std::string& name, hid_t file_type, hid_t memory_type,
@@ -95,14 +103,6 @@ void write_raw_attribute(hid_t object, const std::string& name, hid_t file_type,
   Hid attribute = own(H5Acreate2(object, name.c_str(), file_type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
                       where, "cannot create attribute " + name);
   check_status(H5Awrite(attribute, memory_type, data), where, "cannot write attribute " + name);
-}
-
-Hid string_type(std::size_t length, const Where& where) {
-  Hid type = own(H5Tcopy(H5T_C_S1), H5Tclose, where, "cannot create string type");
-  check_status(H5Tset_size(type, length == 0 ? 1 : length), where, "cannot size string type");
-  check_status(H5Tset_strpad(type, H5T_STR_NULLTERM), where, "cannot set string padding");
-  check_status(H5Tset_cset(type, H5T_CSET_UTF8), where, "cannot set string character set");
-  return type;
 }
 
 template <class T>
@@ -254,6 +254,51 @@ std::string format_double(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.17g", value);
   return buffer;
+}
+
+hsize_t product(const std::vector<hsize_t>& values, std::size_t from) {
+  hsize_t result = 1;
+  for (std::size_t i = from; i < values.size(); ++i) result *= values[i];
+  return result;
+}
+
+Hid create_dataset(hid_t parent, const std::string& name, hid_t type, const std::vector<hsize_t>& dims,
+                   const std::vector<hsize_t>& max_dims, const std::vector<hsize_t>& chunk, bool compress,
+                   const Where& where) {
+  Hid space = own(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), max_dims.empty() ? nullptr : max_dims.data()),
+                  H5Sclose, where, "cannot create dataspace for " + name);
+  Hid dcpl = own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, where, "cannot create property list");
+  check_status(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), where, "cannot set fill time");
+  if (!chunk.empty()) {
+    check_status(H5Pset_chunk(dcpl, static_cast<int>(chunk.size()), chunk.data()), where,
+                     "cannot set chunking of " + name);
+    if (compress) {
+      check_status(H5Pset_shuffle(dcpl), where, "cannot set shuffle filter");
+      check_status(H5Pset_deflate(dcpl, kDeflateLevel), where, "cannot set deflate filter");
+    }
+  }
+  return own(H5Dcreate2(parent, name.c_str(), type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT), H5Dclose, where,
+             "cannot create dataset " + name);
+}
+
+void write_box(hid_t dataset, hid_t memory_type, const void* data, const std::vector<hsize_t>& start,
+               const std::vector<hsize_t>& count, hid_t dxpl, const Where& where, const std::string& what) {
+  Hid file_space = own(H5Dget_space(dataset), H5Sclose, where, "cannot get dataspace of " + what);
+  Hid memory_space;
+  static const double dummy = 0;
+  if (product(count) == 0) {
+    check_status(H5Sselect_none(file_space), where, "cannot select in " + what);
+    const hsize_t one = 1;
+    memory_space = own(H5Screate_simple(1, &one, nullptr), H5Sclose, where, "cannot create dataspace");
+    check_status(H5Sselect_none(memory_space), where, "cannot select in " + what);
+    data = &dummy;
+  } else {
+    check_status(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
+                     where, "cannot select in " + what);
+    memory_space = own(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), H5Sclose, where,
+                       "cannot create dataspace");
+  }
+  check_status(H5Dwrite(dataset, memory_type, memory_space, file_space, dxpl, data), where, "cannot write " + what);
 }
 
 }  // namespace surrox::io::h5

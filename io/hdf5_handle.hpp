@@ -89,6 +89,9 @@ std::vector<std::int64_t> read_int_attribute(hid_t object, const std::string& na
 std::string attribute_as_text(hid_t object, const std::string& name, const Where& where);
 std::vector<std::string> attribute_names(hid_t object, const Where& where);
 
+// A fixed-length, null-terminated UTF-8 string type of `length` bytes.
+Hid string_type(std::size_t length, const Where& where);
+
 // A scalar fixed-length string dataset (used for /case): write from `writer_rank` only in parallel.
 std::string read_string_dataset(hid_t parent, const std::string& name, const Where& where);
 
@@ -97,5 +100,19 @@ std::vector<hsize_t> dataset_dims(hid_t dataset, const Where& where);
 
 // Formats a double so that it reads back bit for bit (%.17g).
 std::string format_double(double value);
+
+// Product of values[from:] (element counts of a shape).
+hsize_t product(const std::vector<hsize_t>& values, std::size_t from = 0);
+
+inline constexpr unsigned kDeflateLevel = 4;
+// A float/int dataset of shape dims (max_dims empty: fixed size); chunked when chunk is not
+// empty, then optionally shuffled and deflate-compressed. No fill: every value gets written.
+Hid create_dataset(hid_t parent, const std::string& name, hid_t type, const std::vector<hsize_t>& dims,
+                   const std::vector<hsize_t>& max_dims, const std::vector<hsize_t>& chunk, bool compress,
+                   const Where& where);
+// Writes this rank's box [start, start+count) of `dataset` (collective under MPI-IO when dxpl
+// says so; count may be all zero).
+void write_box(hid_t dataset, hid_t memory_type, const void* data, const std::vector<hsize_t>& start,
+               const std::vector<hsize_t>& count, hid_t dxpl, const Where& where, const std::string& what);
 
 }  // namespace surrox::io::h5

@@ -18,6 +18,9 @@ packages=(
   # Peers the tests check surrox against: ParaView opens every file surrox writes; LAMMPS (lmp)
   # is the reference for molecular dynamics.
   paraview lammps
+  # Figures in docs/ (scripts/figures/*.py) and the Python PyTorch peer of the training
+  # benchmark and the TorchScript interoperability test (same LibTorch 1.13 as libtorch-dev).
+  python3-matplotlib python3-numpy python3-h5py python3-torch
 )
 
 SUDO=""

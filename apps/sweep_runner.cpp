@@ -1,0 +1,225 @@
+#include "apps/sweep_runner.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "apps/run_case.hpp"
+#include "apps/run_driver.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/progress.hpp"
+#include "core/timer.hpp"
+#include "io/hdf5_dataset.hpp"
+#include "io/hdf5_sweep.hpp"
+
+namespace surrox::apps {
+namespace {
+
+constexpr const char* kCaseSummary = "case.json";  // written last: its presence means "done"
+
+std::string yaml_text(const YAML::Node& node) {
+  YAML::Emitter out;
+  out << node;
+  return out.c_str();
+}
+
+std::string label(const SweepPoint& point) {
+  std::string text;
+  for (const auto& [key, value] : point.values) text += (text.empty() ? "" : ", ") + key + "=" + value;
+  return text;
+}
+
+std::filesystem::path case_dir(const SweepOptions& options, const SweepPoint& point) {
+  return options.output_dir / "cases" / point.name;
+}
+
+std::optional<nlohmann::json> read_json(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;  // a damaged record means "not done": the case runs again
+  }
+}
+
+// Every point's case, loaded and validated: a bad value anywhere stops the sweep before it starts.
+std::vector<io::CaseFile> load_points(const std::vector<SweepPoint>& points, const SweepOptions& options) {
+  std::vector<io::CaseFile> cases;
+  for (const auto& point : points) {
+    std::vector<std::string> overrides = options.overrides;
+    for (const auto& o : point.overrides()) overrides.push_back(o);
+    overrides.push_back("output.hdf5=true");  // the merge reads each case's final state from fields.h5
+    try {
+      cases.push_back(io::load_case(options.case_path, run_case_schema(), overrides));
+    } catch (const InputError& e) {
+      throw InputError("sweep " + point.name + " (" + label(point) + "): " + e.what());
+    }
+  }
+  return cases;
+}
+
+// The last state in a case's fields.h5, with every array, as one sweep entry.
+io::SweepCase collect(const SweepPoint& point, const nlohmann::json& record, const std::filesystem::path& dir) {
+  io::SweepCase entry;
+  entry.name = point.name;
+  entry.parameters = point.values;
+  for (const auto& [name, value] : record.at("results").at("diagnostics").items())
+    if (value.is_number()) entry.results[name] = value.get<double>();
+  entry.results["steps"] = record.at("results").at("steps").get<double>();
+  entry.results["wall_time_s"] = record.at("wall_time_s").get<double>();
+  const io::Hdf5DatasetReader reader(dir / "fields.h5");
+  const std::size_t last = reader.steps() - 1;
+  entry.mesh = reader.mesh();
+  for (const auto& field : reader.fields()) {
+    io::NamedArray array{field.name, reader.read(field.name, last)};
+    (field.on == io::FieldSpec::On::kCells ? entry.mesh.cell_data : entry.mesh.point_data).push_back(array);
+  }
+  return entry;
+}
+
+}  // namespace
+
+std::vector<std::string> SweepPoint::overrides() const {
+  std::vector<std::string> list;
+  for (const auto& [key, value] : values) list.push_back(key + "=" + value);
+  return list;
+}
+
+bool is_sweep(const io::CaseFile& case_file) {
+  return case_file.root.has("sweep") && case_file.root.section("sweep").has("values");
+}
+
+std::vector<SweepPoint> expand_sweep(const io::CaseFile& case_file) {
+  const CaseNode sweep = case_file.root.section("sweep");
+  const YAML::Node values = sweep.yaml()["values"];
+  std::vector<std::string> keys;
+  std::vector<std::vector<std::string>> lists;
+  for (const auto& entry : values) {
+    keys.push_back(entry.first.Scalar());
+    lists.emplace_back();
+    for (const auto& v : entry.second) lists.back().push_back(yaml_text(v));
+  }
+  std::vector<std::map<std::string, std::string>> combos;
+  if (sweep.string("combine") == "zip") {
+    for (std::size_t k = 1; k < lists.size(); ++k)
+      if (lists[k].size() != lists[0].size())
+        sweep.fail("values", fmt::format("combine: zip needs lists of one length; {} has {} values, {} has {}",
+                                         keys[0], lists[0].size(), keys[k], lists[k].size()));
+    for (std::size_t i = 0; i < lists[0].size(); ++i) {
+      combos.emplace_back();
+      for (std::size_t k = 0; k < keys.size(); ++k) combos.back()[keys[k]] = lists[k][i];
+    }
+  } else {
+    // Cartesian product, the last key varying fastest.
+    combos.emplace_back();
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      std::vector<std::map<std::string, std::string>> grown;
+      for (const auto& combo : combos)
+        for (const auto& v : lists[k]) {
+          grown.push_back(combo);
+          grown.back()[keys[k]] = v;
+        }
+      combos = std::move(grown);
+    }
+  }
+  std::vector<SweepPoint> points;
+  for (std::size_t i = 0; i < combos.size(); ++i) points.push_back({fmt::format("case_{:04d}", i), combos[i]});
+  return points;
+}
+
+nlohmann::json run_sweep(Runtime& runtime, const io::CaseFile& case_file, const SweepOptions& options) {
+  const std::vector<SweepPoint> points = expand_sweep(case_file);
+  const std::vector<io::CaseFile> cases = load_points(points, options);
+  const int world_rank = runtime.rank(), world_size = runtime.size();
+  spdlog::info("sweep: {} cases over {} rank(s)", points.size(), world_size);
+
+  // Each rank runs cases rank, rank + size, ... on its own (MPI_COMM_SELF).
+  long ran = 0, skipped = 0, failed = 0;
+  const std::size_t mine = (points.size() + world_size - 1 - world_rank) / world_size;
+  Progress progress("sweep", mine, world_rank == 0, "cases");
+  for (std::size_t i = static_cast<std::size_t>(world_rank); i < points.size(); i += world_size) {
+    const SweepPoint& point = points[i];
+    const std::filesystem::path dir = case_dir(options, point);
+    const std::string resolved = cases[i].resolved_yaml();
+    progress.update(ran + skipped + failed, point.name + " (" + label(point) + ")");
+    if (const auto record = read_json(dir / kCaseSummary);
+        record && record->value("resolved_yaml", "") == resolved && record->value("status", "") == "ok") {
+      ++skipped;
+      spdlog::info("sweep: {} ({}) finished earlier; skipped", point.name, label(point));
+      continue;
+    }
+    std::filesystem::create_directories(dir);
+    nlohmann::json record;
+    record["name"] = point.name;
+    record["values"] = point.values;
+    record["resolved_yaml"] = resolved;
+    record["rank"] = world_rank;
+    Stopwatch clock;
+    try {
+      CommunicatorScope one_rank(runtime, MPI_COMM_SELF);
+      RunOptions run;
+      run.output_dir = dir;
+      run.show_progress = false;
+      write_text_atomically(dir / "case.resolved.yaml", resolved);
+      record["results"] = run_solver(runtime, cases[i], run);
+      record["status"] = "ok";
+      ++ran;
+    } catch (const InputError&) {
+      throw;  // a bad case (the solver's own checks) stops the sweep: fix the file, rerun resumes
+    } catch (const Error& e) {
+      record["status"] = "failed";
+      record["error"] = e.what();
+      ++failed;
+      spdlog::warn("sweep: {} ({}) failed: {}", point.name, label(point), e.what());
+    }
+    record["wall_time_s"] = clock.seconds();
+    write_text_atomically(dir / kCaseSummary, record.dump(2) + "\n");
+    spdlog::info("sweep: {} ({}) {} in {:.1f} s", point.name, label(point), record["status"].get<std::string>(),
+                 clock.seconds());
+  }
+  progress.update(mine);
+  progress.finish(fmt::format("{} run, {} skipped, {} failed on rank 0", ran, skipped, failed));
+  long counts[3] = {ran, skipped, failed};
+  MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_LONG, MPI_SUM, runtime.comm());
+
+  nlohmann::json results;
+  results["cases"] = points.size();
+  results["cases_run"] = counts[0];
+  results["cases_skipped"] = counts[1];
+  results["cases_failed"] = counts[2];
+  nlohmann::json table = nlohmann::json::array();
+  std::string problem;
+  if (runtime.root()) {
+    std::vector<std::pair<const SweepPoint*, nlohmann::json>> done;
+    for (const auto& point : points) {
+      auto record = read_json(case_dir(options, point) / kCaseSummary);
+      nlohmann::json row{{"name", point.name}, {"values", point.values}};
+      row["status"] = record ? record->value("status", "missing") : "missing";
+      if (record && row["status"] == "ok") {
+        row["diagnostics"] = (*record)["results"]["diagnostics"];
+        done.emplace_back(&point, std::move(*record));
+      }
+      table.push_back(row);
+    }
+    const std::string dataset_name = case_file.root.section("sweep").string("dataset");
+    const std::filesystem::path dataset_path = options.output_dir / dataset_name;
+    if (!done.empty()) {
+      io::SweepDatasetWriter writer(dataset_path, done.size(), case_file.resolved_yaml(), "surrox run (sweep)");
+      for (std::size_t k = 0; k < done.size(); ++k)
+        writer.write(k, collect(*done[k].first, done[k].second, case_dir(options, *done[k].first)));
+      writer.close();
+      results["dataset"] = dataset_path.string();
+      results["dataset_cases"] = done.size();
+      spdlog::info("sweep: {} of {} cases in {}", done.size(), points.size(), dataset_path.string());
+    }
+  }
+  results["table"] = table;
+  return results;
+}
+
+}  // namespace surrox::apps
