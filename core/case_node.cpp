@@ -87,6 +87,17 @@ std::vector<long long> CaseNode::integers(const std::string& key) const {
   return out;
 }
 
+std::vector<std::string> CaseNode::strings(const std::string& key) const {
+  YAML::Node v = value(key);
+  if (!v.IsSequence()) fail(key, "expected a list of strings");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].IsScalar()) fail(key, "entry " + std::to_string(i) + " is not a string");
+    out.push_back(v[i].Scalar());
+  }
+  return out;
+}
+
 CaseNode CaseNode::section(const std::string& key) const {
   if (has(key)) {
     const YAML::Node v = node_[key];

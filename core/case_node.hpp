@@ -32,6 +32,7 @@ class CaseNode {
   std::string string(const std::string& key) const;
   std::vector<double> reals(const std::string& key) const;
   std::vector<long long> integers(const std::string& key) const;
+  std::vector<std::string> strings(const std::string& key) const;
   CaseNode section(const std::string& key) const;
   // The registered name of a {type: ...} component section.
   std::string type() const { return string("type"); }

@@ -28,6 +28,7 @@ std::string to_string(KeyType type) {
     case KeyType::kOutputPath: return "output path";
     case KeyType::kRealList: return "list of reals";
     case KeyType::kIntList: return "list of integers";
+    case KeyType::kStringList: return "list of strings";
     case KeyType::kSection: return "section";
     case KeyType::kComponent: return "component";
     case KeyType::kValueLists: return "map: key path → list";
@@ -74,6 +75,8 @@ KeySpec& Schema::reals(const std::string& n, const std::string& d) { return add(
 KeySpec& Schema::integers(const std::string& n, const std::string& d) {
   return add(n, KeyType::kIntList, d);
 }
+
+KeySpec& Schema::strings(const std::string& n, const std::string& d) { return add(n, KeyType::kStringList, d); }
 
 KeySpec& Schema::choice(const std::string& name, std::vector<std::string> choices,
                         const std::string& doc) {

@@ -21,6 +21,7 @@ enum class KeyType {
   kOutputPath,   // a file or folder to be written; resolved relative to the case file
   kRealList,
   kIntList,
+  kStringList,
   kSection,      // a nested map with its own schema
   kComponent,    // a nested map {type: <registered name>, ...that component's keys}
   kValueLists,   // a map from key paths to non-empty lists of values (a sweep's varied keys);
@@ -85,6 +86,7 @@ class Schema {
   KeySpec& output_path(const std::string& name, const std::string& doc);
   KeySpec& reals(const std::string& name, const std::string& doc);
   KeySpec& integers(const std::string& name, const std::string& doc);
+  KeySpec& strings(const std::string& name, const std::string& doc);
   KeySpec& section(const std::string& name, Schema schema, const std::string& doc);
   KeySpec& component(const std::string& name, const SchemaSource& source, const std::string& doc);
   KeySpec& value_lists(const std::string& name, const std::string& doc);

@@ -107,6 +107,7 @@ class Validator {
       case KeyType::kOutputPath: file_path(spec, parent, value, where); break;
       case KeyType::kRealList: list<double>(spec, value, where, "real numbers"); break;
       case KeyType::kIntList: list<long long>(spec, value, where, "integers"); break;
+      case KeyType::kStringList: list<std::string>(spec, value, where, "strings"); break;
       case KeyType::kValueLists: value_lists(value, CaseNode(value, origin_, here.path_of(spec.name))); break;
       default: break;
     }

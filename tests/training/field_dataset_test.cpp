@@ -1,0 +1,133 @@
+// ctest-labels: unit
+// ctest-libraries: surrox_training surrox_io
+// ctest-pch: torch
+// Training data from a sweep dataset: channels, split by case and by group, statistics from
+// the training cases only, point and grid layouts, area weights, and bad input.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "core/error.hpp"
+#include "io/case_file.hpp"
+#include "io/hdf5_sweep.hpp"
+#include "support/test_paths.hpp"
+#include "training/field_dataset.hpp"
+
+namespace surrox::training {
+namespace {
+
+constexpr long kNi = 4, kNj = 3;
+
+// 10 cases on a 4 × 3-cell grid whose points are shifted by the case index; cell fields area,
+// pressure (= α + cell index), velocity (α, −cell, 0); parameters α and an airfoil name.
+std::filesystem::path make_sweep(const std::filesystem::path& dir) {
+  const auto path = dir / "sweep.h5";
+  io::SweepDatasetWriter writer(path, 10, "test", "test");
+  for (std::size_t k = 0; k < 10; ++k) {
+    io::SweepCase c;
+    c.name = "case_000" + std::to_string(k);
+    const double alpha = static_cast<double>(k);
+    c.parameters = {{"solver.alpha_deg", std::to_string(k)}, {"airfoil", k % 5 == 0 ? "'0012'" : "'24" + std::to_string(k % 5) + "2'"}};
+    c.results = {{"cl", 0.1 * alpha}};
+    c.mesh.kind = io::MeshKind::kStructured;
+    c.mesh.extent = {0, kNi, 0, kNj, 0, 0};
+    c.mesh.points = io::HostArray("p", (kNi + 1) * (kNj + 1), 3);
+    for (long j = 0; j <= kNj; ++j)
+      for (long i = 0; i <= kNi; ++i) {
+        c.mesh.points(i + (kNi + 1) * j, 0) = i + alpha;
+        c.mesh.points(i + (kNi + 1) * j, 1) = 2.0 * j;
+      }
+    io::HostArray area("area", kNi * kNj, 1), pressure("p", kNi * kNj, 1), velocity("v", kNi * kNj, 3);
+    for (long cell = 0; cell < kNi * kNj; ++cell) {
+      area(cell, 0) = 1.0 + cell;
+      pressure(cell, 0) = alpha + cell;
+      velocity(cell, 0) = alpha;
+      velocity(cell, 1) = -cell;
+    }
+    c.mesh.cell_data = {{"area", area}, {"pressure", pressure}, {"velocity", velocity}};
+    writer.write(k, c);
+  }
+  writer.close();
+  return path;
+}
+
+FieldDataset load(const std::filesystem::path& sweep, std::vector<std::string> overrides) {
+  Schema root("test");
+  root.section("data", FieldDataset::schema(), "data");
+  overrides.push_back("data.path=" + sweep.string());
+  const io::CaseFile c = io::load_case_text("data: {outputs: [pressure, velocity]}\n", "train.yaml", root, overrides);
+  return FieldDataset::load(c.root.section("data"));
+}
+
+TEST(FieldDataset, SplitsByCaseAndNormalisesWithTrainingStatistics) {
+  const auto sweep = make_sweep(testing::scratch_dir());
+  const FieldDataset d = load(sweep, {"data.split=[0.6, 0.2, 0.2]", "data.weight=area", "data.dtype=float64",
+                                      "data.parameters=[solver.alpha_deg, cl]"});
+  EXPECT_EQ(d.train_cases.size(), 6u);
+  EXPECT_EQ(d.validation_cases.size(), 2u);
+  EXPECT_EQ(d.test_cases.size(), 2u);
+  std::set<std::string> all(d.train_cases.begin(), d.train_cases.end());
+  all.insert(d.validation_cases.begin(), d.validation_cases.end());
+  all.insert(d.test_cases.begin(), d.test_cases.end());
+  EXPECT_EQ(all.size(), 10u);  // no case in two splits
+  // Points layout: a row per cell; inputs centroid_x, centroid_y, α, cl; outputs p, v[0], v[1], v[2].
+  ASSERT_EQ(d.train.inputs.sizes(), (std::vector<long>{6 * kNi * kNj, 4}));
+  ASSERT_EQ(d.train.targets.sizes(), (std::vector<long>{6 * kNi * kNj, 4}));
+  EXPECT_EQ(d.outputs.names, (std::vector<std::string>{"pressure", "velocity[0]", "velocity[1]", "velocity[2]"}));
+  const auto mean = d.train.inputs.mean(0), std = d.train.inputs.std(0, false);
+  for (long c = 0; c < 4; ++c) {
+    EXPECT_NEAR(mean[c].item<double>(), 0, 1e-12) << c;
+    EXPECT_NEAR(std[c].item<double>(), 1, 1e-12) << c;
+  }
+  EXPECT_DOUBLE_EQ(d.outputs.scale[3], 1.0);  // velocity[2] is constant zero: left unscaled
+  EXPECT_NEAR(d.train.weights.mean().item<double>(), 1.0, 1e-12);
+  // Centroid of cell (i = 1, j = 2) of the first training case, through the normalisation.
+  const int k = std::stoi(d.train_cases[0].substr(5));
+  const auto raw = d.inputs.invert(d.train.inputs.slice(0, 0, kNi * kNj));
+  EXPECT_NEAR(raw[1 + kNi * 2][0].item<double>(), 1.5 + k, 1e-12);
+  EXPECT_NEAR(raw[1 + kNi * 2][1].item<double>(), 5.0, 1e-12);
+  EXPECT_NEAR(raw[1 + kNi * 2][2].item<double>(), k, 1e-12);
+  EXPECT_NEAR(raw[1 + kNi * 2][3].item<double>(), 0.1 * k, 1e-12);
+}
+
+TEST(FieldDataset, GridLayoutAndGroups) {
+  const auto sweep = make_sweep(testing::scratch_dir());
+  const FieldDataset d = load(sweep, {"data.layout=grid", "data.group_by=[airfoil]", "data.split=[0.6, 0.2, 0.2]"});
+  ASSERT_EQ(d.train.inputs.dim(), 4);
+  EXPECT_EQ(d.train.inputs.size(2), kNj);
+  EXPECT_EQ(d.train.inputs.size(3), kNi);
+  EXPECT_EQ(d.train.inputs.dtype(), torch::kFloat32);
+  // Five airfoils, two cases each (k and k + 5): 3 groups train, 1 validation, 1 test.
+  EXPECT_EQ(d.train_cases.size(), 6u);
+  auto airfoil_of = [](const std::string& name) { return std::stoi(name.substr(5)) % 5; };
+  std::set<int> train, others;
+  for (const auto& n : d.train_cases) train.insert(airfoil_of(n));
+  for (const auto& n : d.validation_cases) others.insert(airfoil_of(n));
+  for (const auto& n : d.test_cases) others.insert(airfoil_of(n));
+  for (int a : others) EXPECT_FALSE(train.count(a)) << "airfoil " << a << " leaked into training";
+  // Pressure at cell (i = 3, j = 1) of the first training case.
+  const int k = std::stoi(d.train_cases[0].substr(5));
+  const auto raw = d.outputs.invert(d.train.targets.to(torch::kFloat64));
+  EXPECT_NEAR(raw[0][0][1][3].item<double>(), k + 3 + kNi * 1, 1e-4);
+}
+
+TEST(FieldDataset, BadInputNamesWhatIsWrong) {
+  const auto sweep = make_sweep(testing::scratch_dir());
+  auto message = [&](const std::vector<std::string>& overrides) {
+    try {
+      load(sweep, overrides);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message({"data.outputs=[pressur]"}).find("has no field 'pressur'"), std::string::npos);
+  EXPECT_NE(message({"data.outputs=['velocity[3]']"}).find("3 components"), std::string::npos);
+  EXPECT_NE(message({"data.split=[0.0, 0.5, 0.5]"}).find("training split is empty"), std::string::npos);
+  EXPECT_NE(message({"data.split=[0.5, 0.5, 0.5]"}).find("sum to 1"), std::string::npos);
+  EXPECT_NE(message({"data.parameters=[airfoil]"}).find("holds text"), std::string::npos);
+  EXPECT_NE(message({"data.parameters=[mach]"}).find("no parameter or result 'mach'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace surrox::training

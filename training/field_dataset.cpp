@@ -1,0 +1,332 @@
+#include "training/field_dataset.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <random>
+#include <regex>
+
+#include "core/error.hpp"
+#include "io/hdf5_sweep.hpp"
+
+namespace surrox::training {
+namespace {
+
+// "velocity[1]" → {velocity, 1}; "pressure" → {pressure, -1} (every component).
+struct ChannelSpec {
+  std::string field;
+  long component = -1;
+};
+
+ChannelSpec parse_channel(const std::string& text, const CaseNode& section, const std::string& key) {
+  static const std::regex pattern(R"(^([A-Za-z_][A-Za-z0-9_.]*)(\[([0-9]+)\])?$)");
+  std::smatch m;
+  if (!std::regex_match(text, m, pattern))
+    section.fail(key, "'" + text + "' is not a field name or field[component]");
+  return {m[1], m[3].matched ? std::stol(m[3]) : -1};
+}
+
+// Cell centroids of a structured 2D grid from its points (VTK order, i fastest).
+std::pair<std::vector<double>, std::vector<double>> centroids(const io::HostArray& points, long ni, long nj) {
+  std::vector<double> cx(ni * nj), cy(ni * nj);
+  const long np = ni + 1;
+  for (long j = 0; j < nj; ++j)
+    for (long i = 0; i < ni; ++i) {
+      const long corners[4] = {i + np * j, i + 1 + np * j, i + 1 + np * (j + 1), i + np * (j + 1)};
+      double x = 0, y = 0;
+      for (long c : corners) x += points(c, 0), y += points(c, 1);
+      cx[i + ni * j] = x / 4;
+      cy[i + ni * j] = y / 4;
+    }
+  return {cx, cy};
+}
+
+// Per-case channels [C, cells] for a list of channel names.
+class ChannelReader {
+ public:
+  ChannelReader(const io::SweepDatasetReader& reader, const CaseNode& section, long ni, long nj)
+      : reader_(reader), section_(section), ni_(ni), nj_(nj) {
+    for (const auto& f : reader.fields()) fields_[f.name] = f;
+    for (const auto& name : reader.parameter_names()) scalars_.emplace(name, std::vector<double>());
+    for (const auto& name : reader.result_names()) scalars_.emplace(name, std::vector<double>());
+  }
+
+  // Names of the channels a spec list expands to ("velocity" with 3 components → velocity[0..2]).
+  std::vector<std::string> expand(const std::vector<std::string>& specs, const std::string& key) const {
+    std::vector<std::string> names;
+    for (const auto& text : specs) {
+      const ChannelSpec spec = parse_channel(text, section_, key);
+      if (spec.field == "centroid_x" || spec.field == "centroid_y") {
+        names.push_back(spec.field);
+        continue;
+      }
+      auto f = fields_.find(spec.field);
+      if (f == fields_.end()) section_.fail(key, "the dataset " + reader_path() + " has no field '" + spec.field +
+                                                     "'; it has: " + known_fields() + ", centroid_x, centroid_y");
+      if (f->second.on != io::FieldSpec::On::kCells)
+        section_.fail(key, "'" + spec.field + "' is a point field; only cell fields are per-cell channels");
+      const long components = static_cast<long>(f->second.components);
+      if (spec.component >= components)
+        section_.fail(key, fmt::format("'{}' has {} components; component {} does not exist", spec.field,
+                                       components, spec.component));
+      if (spec.component >= 0 || components == 1) {
+        names.push_back(components == 1 ? spec.field : text);
+      } else {
+        for (long c = 0; c < components; ++c) names.push_back(fmt::format("{}[{}]", spec.field, c));
+      }
+    }
+    return names;
+  }
+
+  void check_scalar(const std::string& name, const std::string& key) const {
+    if (!scalars_.count(name)) {
+      std::string known;
+      for (const auto& [n, v] : scalars_) known += (known.empty() ? "" : ", ") + n;
+      section_.fail(key, "the dataset " + reader_path() + " has no parameter or result '" + name + "'; it has: " + known);
+    }
+  }
+
+  // One case's channels as a [C, cells] float64 tensor.
+  torch::Tensor read(const std::vector<std::string>& channels, const std::vector<std::string>& parameters,
+                     std::size_t index) {
+    const long cells = ni_ * nj_;
+    auto out = torch::empty({static_cast<long>(channels.size() + parameters.size()), cells}, torch::kFloat64);
+    std::map<std::string, io::HostArray> cache;
+    std::vector<double> cx, cy;
+    for (std::size_t c = 0; c < channels.size(); ++c) {
+      const ChannelSpec spec = parse_channel(channels[c], section_, "inputs");
+      double* row = out[static_cast<long>(c)].data_ptr<double>();
+      if (spec.field == "centroid_x" || spec.field == "centroid_y") {
+        if (cx.empty()) std::tie(cx, cy) = centroids(reader_.points(index), ni_, nj_);
+        const auto& v = spec.field == "centroid_x" ? cx : cy;
+        std::copy(v.begin(), v.end(), row);
+        continue;
+      }
+      auto it = cache.find(spec.field);
+      if (it == cache.end()) it = cache.emplace(spec.field, reader_.read(spec.field, index)).first;
+      const io::HostArray& values = it->second;
+      if (static_cast<long>(values.extent(0)) != cells)
+        throw InputError(fmt::format("{}: field '{}' holds {} cells, the grid has {}", reader_path(), spec.field,
+                                     values.extent(0), cells));
+      const long k = std::max(0L, spec.component);
+      for (long p = 0; p < cells; ++p) row[p] = values(p, k);
+    }
+    for (std::size_t q = 0; q < parameters.size(); ++q) {
+      auto& values = scalars_.at(parameters[q]);
+      if (values.empty()) values = scalar_values(parameters[q]);
+      out[static_cast<long>(channels.size() + q)].fill_(values[index]);
+    }
+    return out;
+  }
+
+ private:
+  std::vector<double> scalar_values(const std::string& name) const {
+    const auto params = reader_.parameter_names();
+    if (std::find(params.begin(), params.end(), name) != params.end()) {
+      try {
+        return reader_.parameter(name);
+      } catch (const InputError&) {
+        section_.fail("parameters", "parameter '" + name + "' holds text (e.g. airfoil names), not numbers; use a "
+                                    "numeric result the solver reports instead");
+      }
+    }
+    return reader_.result(name);
+  }
+  std::string reader_path() const { return section_.string("path"); }
+  std::string known_fields() const {
+    std::string known;
+    for (const auto& [n, f] : fields_) known += (known.empty() ? "" : ", ") + n;
+    return known;
+  }
+
+  const io::SweepDatasetReader& reader_;
+  const CaseNode& section_;
+  long ni_, nj_;
+  std::map<std::string, io::FieldSpec> fields_;
+  std::map<std::string, std::vector<double>> scalars_;
+};
+
+Normalization statistics(const torch::Tensor& rows_channels, const std::vector<std::string>& names) {
+  // rows_channels: [rows, C, ...]; statistics per channel over everything else.
+  const auto flat = rows_channels.transpose(0, 1).reshape({rows_channels.size(1), -1});
+  Normalization n;
+  n.names = names;
+  const auto mean = flat.mean(1), std = flat.std(1, /*unbiased=*/false);
+  for (long c = 0; c < flat.size(0); ++c) {
+    n.mean.push_back(mean[c].item<double>());
+    const double s = std[c].item<double>();
+    n.scale.push_back(s > 1e-12 * std::max(1.0, std::abs(n.mean.back())) ? s : 1.0);  // constant channels stay put
+  }
+  return n;
+}
+
+}  // namespace
+
+torch::Tensor Normalization::apply(const torch::Tensor& x) const {
+  std::vector<long> shape(x.dim(), 1);
+  shape[1] = static_cast<long>(mean.size());
+  const auto m = torch::tensor(mean, x.options()).reshape(shape), s = torch::tensor(scale, x.options()).reshape(shape);
+  return (x - m) / s;
+}
+
+torch::Tensor Normalization::invert(const torch::Tensor& x) const {
+  std::vector<long> shape(x.dim(), 1);
+  shape[1] = static_cast<long>(mean.size());
+  const auto m = torch::tensor(mean, x.options()).reshape(shape), s = torch::tensor(scale, x.options()).reshape(shape);
+  return x * s + m;
+}
+
+nlohmann::json Normalization::to_json() const { return {{"names", names}, {"mean", mean}, {"scale", scale}}; }
+
+Normalization Normalization::from_json(const nlohmann::json& j) {
+  Normalization n;
+  n.names = j.at("names").get<std::vector<std::string>>();
+  n.mean = j.at("mean").get<std::vector<double>>();
+  n.scale = j.at("scale").get<std::vector<double>>();
+  if (n.mean.size() != n.names.size() || n.scale.size() != n.names.size())
+    throw InputError("normalisation metadata: names, mean and scale differ in length");
+  return n;
+}
+
+Schema FieldDataset::schema() {
+  Schema s("Training data from a sweep dataset: which fields are inputs and outputs, and how cases are split.");
+  s.input_path("path", "the sweep dataset (surrox-sweep HDF5, written by a case with a sweep section)");
+  s.choice("layout", {"points", "grid"}, "points: a sample per grid cell (per-point networks); grid: a sample per "
+                                         "case, channels × nj × ni (grid networks)")
+      .fallback("points");
+  s.strings("inputs", "per-cell input channels: cell fields (name or name[component]) and centroid_x, centroid_y")
+      .fallback("[centroid_x, centroid_y]");
+  s.strings("parameters", "swept parameters or solver results broadcast to every cell as inputs "
+                          "(e.g. solver.alpha_deg, solver.mach)")
+      .fallback("[]");
+  s.strings("outputs", "per-cell output channels (cell fields, name or name[component])");
+  s.string("weight", "cell field whose values weight each cell's loss (e.g. the cell area); empty: none")
+      .fallback("\"\"");
+  s.reals("split", "fractions of cases (or groups) for training, validation and test").sized(3).fallback(
+      "[0.7, 0.15, 0.15]");
+  s.strings("group_by", "keep cases that share these parameters in one split (e.g. the airfoil, so test "
+                        "airfoils are never seen in training)")
+      .fallback("[]");
+  s.integer("seed", "seeds the split").at_least(0).fallback("1");
+  s.choice("dtype", {"float32", "float64"}, "tensor precision").fallback("float32");
+  return s;
+}
+
+FieldDataset FieldDataset::load(const CaseNode& c) {
+  const auto split = c.reals("split");
+  if (std::abs(split[0] + split[1] + split[2] - 1) > 1e-9 || *std::min_element(split.begin(), split.end()) < 0)
+    c.fail("split", "the three fractions must be non-negative and sum to 1");
+  const io::SweepDatasetReader reader(c.string("path"));
+  if (reader.kind() != io::MeshKind::kStructured)
+    c.fail("path", "training datasets need a structured grid (the airfoil solver's); this sweep has a " +
+                       io::to_string(reader.kind()) + " mesh");
+  const auto dims = reader.dimensions();
+  FieldDataset data;
+  data.layout = c.string("layout");
+  data.grid_cells = {dims[0] - 1, dims[1] - 1};
+  const long ni = data.grid_cells[0], nj = data.grid_cells[1];
+  ChannelReader channels(reader, c, ni, nj);
+  const auto input_names = channels.expand(c.strings("inputs"), "inputs");
+  const auto output_names = channels.expand(c.strings("outputs"), "outputs");
+  if (output_names.empty()) c.fail("outputs", "needs at least one output channel");
+  const auto parameters = c.strings("parameters");
+  for (const auto& p : parameters) channels.check_scalar(p, "parameters");
+  const std::string weight = c.string("weight");
+  if (!weight.empty()) channels.expand({weight}, "weight");
+
+  // Groups of cases that must stay together, shuffled, then cut by the fractions.
+  const std::size_t cases = reader.cases();
+  const auto names = reader.case_names();
+  std::map<std::string, std::vector<std::size_t>> groups;
+  std::vector<std::vector<std::string>> group_values;
+  for (const auto& g : c.strings("group_by")) {
+    channels.check_scalar(g, "group_by");
+    group_values.push_back(reader.parameter_text(g));
+  }
+  for (std::size_t k = 0; k < cases; ++k) {
+    std::string key = group_values.empty() ? names[k] : "";
+    for (const auto& v : group_values) key += v[k] + "\x1f";
+    groups[key].push_back(k);
+  }
+  std::vector<std::vector<std::size_t>> order;
+  for (auto& [key, members] : groups) order.push_back(members);
+  std::mt19937_64 engine(static_cast<std::uint64_t>(c.integer("seed")));
+  for (std::size_t i = order.size(); i > 1; --i) {
+    std::uniform_int_distribution<std::size_t> pick(0, i - 1);
+    std::swap(order[i - 1], order[pick(engine)]);
+  }
+  const std::size_t g = order.size();
+  const std::size_t n_train = static_cast<std::size_t>(std::lround(split[0] * static_cast<double>(g)));
+  const std::size_t n_valid = std::min(g - n_train, static_cast<std::size_t>(std::lround(split[1] * static_cast<double>(g))));
+  if (n_train == 0)
+    c.fail("split", fmt::format("the training split is empty: {} case group(s) and a training fraction of {}", g,
+                                split[0]));
+
+  const auto dtype = c.string("dtype") == "float64" ? torch::kFloat64 : torch::kFloat32;
+  auto assemble = [&](std::size_t first, std::size_t last, std::vector<std::string>& case_names) {
+    std::vector<torch::Tensor> xs, ys, ws;
+    for (std::size_t gi = first; gi < last; ++gi)
+      for (std::size_t k : order[gi]) {
+        case_names.push_back(names[k]);
+        xs.push_back(channels.read(input_names, parameters, k));
+        ys.push_back(channels.read(output_names, {}, k));
+        if (!weight.empty()) ws.push_back(channels.read({weight}, {}, k)[0]);
+      }
+    TensorSet set;
+    if (xs.empty()) {
+      const long cin = static_cast<long>(input_names.size() + parameters.size());
+      set.inputs = torch::empty({0, cin}, torch::kFloat64);
+      set.targets = torch::empty({0, static_cast<long>(output_names.size())}, torch::kFloat64);
+      if (!weight.empty()) set.weights = torch::empty({0}, torch::kFloat64);
+      return set;
+    }
+    set.inputs = torch::stack(xs);  // [cases, C, cells]
+    set.targets = torch::stack(ys);
+    if (!weight.empty()) set.weights = torch::stack(ws);  // [cases, cells]
+    return set;
+  };
+  TensorSet train = assemble(0, n_train, data.train_cases);
+  TensorSet valid = assemble(n_train, n_train + n_valid, data.validation_cases);
+  TensorSet test = assemble(n_train + n_valid, g, data.test_cases);
+
+  std::vector<std::string> all_inputs = input_names;
+  all_inputs.insert(all_inputs.end(), parameters.begin(), parameters.end());
+  data.inputs = statistics(train.inputs, all_inputs);
+  data.outputs = statistics(train.targets, output_names);
+  const double mean_weight = train.weights.defined() ? train.weights.mean().item<double>() : 1.0;
+  if (train.weights.defined() && !(mean_weight > 0))
+    c.fail("weight", "the weight field '" + weight + "' has no positive mean on the training cases");
+
+  auto finish = [&](TensorSet& set) {
+    if (set.rows() > 0 && set.inputs.dim() == 3) {
+      set.inputs = data.inputs.apply(set.inputs);
+      set.targets = data.outputs.apply(set.targets);
+      if (set.weights.defined()) set.weights = set.weights / mean_weight;
+      if (data.layout == "grid") {
+        set.inputs = set.inputs.reshape({set.inputs.size(0), set.inputs.size(1), nj, ni});
+        set.targets = set.targets.reshape({set.targets.size(0), set.targets.size(1), nj, ni});
+        if (set.weights.defined()) set.weights = set.weights.reshape({set.weights.size(0), nj, ni});
+      } else {
+        // [cases, C, cells] → [cases·cells, C]
+        set.inputs = set.inputs.permute({0, 2, 1}).reshape({-1, set.inputs.size(1)});
+        set.targets = set.targets.permute({0, 2, 1}).reshape({-1, set.targets.size(1)});
+        if (set.weights.defined()) set.weights = set.weights.reshape({-1});
+      }
+    }
+    set.inputs = set.inputs.to(dtype).contiguous();
+    set.targets = set.targets.to(dtype).contiguous();
+    if (set.weights.defined()) set.weights = set.weights.to(dtype).contiguous();
+  };
+  finish(train);
+  finish(valid);
+  finish(test);
+  data.train = std::move(train);
+  data.validation = std::move(valid);
+  data.test = std::move(test);
+  return data;
+}
+
+}  // namespace surrox::training

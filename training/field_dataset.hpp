@@ -1,0 +1,46 @@
+#pragma once
+// Training data from a sweep dataset (io/hdf5_sweep.hpp): per-point inputs (fields, cell
+// centroids, swept parameters broadcast to every point) and outputs (fields or single
+// components), optional per-point weights (cell areas), split by *case* — never by point — into
+// train, validation and test sets, normalised with statistics of the training set only.
+//
+// Two layouts: `points` (a row per grid cell: inputs [rows, C]) for per-point networks, and
+// `grid` (a row per case: inputs [cases, C, nj, ni] in the structured grid's VTK order) for
+// networks that use the (i, j) layout.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/case_node.hpp"
+#include "core/schema.hpp"
+#include "training/tensor_set.hpp"
+
+namespace surrox::training {
+
+// Per-channel affine normalisation: (x − mean) / scale. Saved with every model.
+struct Normalization {
+  std::vector<std::string> names;
+  std::vector<double> mean, scale;
+
+  // x: [rows, C] (points) or [rows, C, ...] (grid); channel axis 1.
+  torch::Tensor apply(const torch::Tensor& x) const;
+  torch::Tensor invert(const torch::Tensor& x) const;
+  nlohmann::json to_json() const;
+  static Normalization from_json(const nlohmann::json& j);
+};
+
+struct FieldDataset {
+  TensorSet train, validation, test;  // normalised
+  Normalization inputs, outputs;
+  std::vector<std::string> train_cases, validation_cases, test_cases;
+  std::array<long, 2> grid_cells{0, 0};  // ni, nj of the structured grid
+  std::string layout;                    // "points" or "grid"
+
+  // The `data` section: path, inputs, parameters, outputs, weight, layout, split, group_by, seed.
+  static Schema schema();
+  static FieldDataset load(const CaseNode& section);
+};
+
+}  // namespace surrox::training
