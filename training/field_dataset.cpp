@@ -165,32 +165,6 @@ Normalization statistics(const torch::Tensor& rows_channels, const std::vector<s
 
 }  // namespace
 
-torch::Tensor Normalization::apply(const torch::Tensor& x) const {
-  std::vector<long> shape(x.dim(), 1);
-  shape[1] = static_cast<long>(mean.size());
-  const auto m = torch::tensor(mean, x.options()).reshape(shape), s = torch::tensor(scale, x.options()).reshape(shape);
-  return (x - m) / s;
-}
-
-torch::Tensor Normalization::invert(const torch::Tensor& x) const {
-  std::vector<long> shape(x.dim(), 1);
-  shape[1] = static_cast<long>(mean.size());
-  const auto m = torch::tensor(mean, x.options()).reshape(shape), s = torch::tensor(scale, x.options()).reshape(shape);
-  return x * s + m;
-}
-
-nlohmann::json Normalization::to_json() const { return {{"names", names}, {"mean", mean}, {"scale", scale}}; }
-
-Normalization Normalization::from_json(const nlohmann::json& j) {
-  Normalization n;
-  n.names = j.at("names").get<std::vector<std::string>>();
-  n.mean = j.at("mean").get<std::vector<double>>();
-  n.scale = j.at("scale").get<std::vector<double>>();
-  if (n.mean.size() != n.names.size() || n.scale.size() != n.names.size())
-    throw InputError("normalisation metadata: names, mean and scale differ in length");
-  return n;
-}
-
 Schema FieldDataset::schema() {
   Schema s("Training data from a sweep dataset: which fields are inputs and outputs, and how cases are split.");
   s.input_path("path", "the sweep dataset (surrox-sweep HDF5, written by a case with a sweep section)");

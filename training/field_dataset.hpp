@@ -15,21 +15,12 @@
 
 #include "core/case_node.hpp"
 #include "core/schema.hpp"
+#include "surrogates/normalization.hpp"
 #include "training/tensor_set.hpp"
 
 namespace surrox::training {
 
-// Per-channel affine normalisation: (x − mean) / scale. Saved with every model.
-struct Normalization {
-  std::vector<std::string> names;
-  std::vector<double> mean, scale;
-
-  // x: [rows, C] (points) or [rows, C, ...] (grid); channel axis 1.
-  torch::Tensor apply(const torch::Tensor& x) const;
-  torch::Tensor invert(const torch::Tensor& x) const;
-  nlohmann::json to_json() const;
-  static Normalization from_json(const nlohmann::json& j);
-};
+using surrogates::Normalization;
 
 struct FieldDataset {
   TensorSet train, validation, test;  // normalised

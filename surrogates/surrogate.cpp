@@ -1,0 +1,186 @@
+#include "surrogates/surrogate.hpp"
+
+#include <torch/script.h>
+#include <yaml-cpp/yaml.h>
+
+#include <fmt/format.h>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/schema_validator.hpp"
+#include "core/version.hpp"
+#include "surrogates/networks.hpp"
+
+namespace surrox::surrogates {
+namespace {
+
+constexpr const char* kMetadataFile = "surrox.json";
+constexpr const char* kFormat = "surrox-surrogate";
+
+std::string join(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& n : names) text += (text.empty() ? "" : ", ") + n;
+  return text;
+}
+
+// A TorchScript module behind the Network interface.
+class ScriptNetwork final : public Network {
+ public:
+  explicit ScriptNetwork(torch::jit::Module module) : module_(std::move(module)) { module_.eval(); }
+  torch::Tensor forward(const torch::Tensor& x) override { return module_.forward({x}).toTensor(); }
+
+ private:
+  torch::jit::Module module_;
+};
+
+// Rebuilds a built-in architecture from its saved section.
+std::shared_ptr<Network> build(const SurrogateMetadata& m, const std::string& source) {
+  const auto& entry = networks().at(m.network, ErrorContext{source});
+  YAML::Node node;
+  try {
+    node = YAML::Load(m.network_yaml);
+  } catch (const YAML::Exception&) {
+    throw InputError(source + ": the model's network section is not valid YAML");
+  }
+  if (!node.IsMap()) node = YAML::Node(YAML::NodeType::Map);
+  auto origin = std::make_shared<CaseOrigin>();
+  origin->file = source + " (network metadata)";
+  CaseNode section(node, origin);
+  validate_case(entry.schema, section);
+  return std::shared_ptr<Network>(entry.make(section, static_cast<long>(m.inputs.names.size()),
+                                             static_cast<long>(m.outputs.names.size())));
+}
+
+}  // namespace
+
+nlohmann::json SurrogateMetadata::to_json() const {
+  return {{"format", kFormat},
+          {"format_version", 1},
+          {"network", network},
+          {"network_yaml", network_yaml},
+          {"layout", layout},
+          {"grid_cells", grid_cells},
+          {"inputs", inputs.to_json()},
+          {"outputs", outputs.to_json()},
+          {"surrox_version", surrox_version},
+          {"training", training}};
+}
+
+SurrogateMetadata SurrogateMetadata::from_json(const nlohmann::json& j, const std::string& source) {
+  try {
+    if (j.at("format").get<std::string>() != kFormat) throw InputError(source + ": not a surrox surrogate");
+    if (j.at("format_version").get<int>() > 1)
+      throw InputError(source + ": written by a newer surrox (format_version " +
+                       std::to_string(j.at("format_version").get<int>()) + ")");
+    SurrogateMetadata m;
+    m.network = j.at("network").get<std::string>();
+    m.network_yaml = j.value("network_yaml", "");
+    m.layout = j.at("layout").get<std::string>();
+    if (m.layout != "points" && m.layout != "grid")
+      throw InputError(source + ": layout must be points or grid, not '" + m.layout + "'");
+    m.grid_cells = j.at("grid_cells").get<std::array<long, 2>>();
+    m.inputs = Normalization::from_json(j.at("inputs"));
+    m.outputs = Normalization::from_json(j.at("outputs"));
+    m.surrox_version = j.value("surrox_version", "");
+    m.training = j.value("training", nlohmann::json::object());
+    return m;
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(source + ": damaged model metadata (" + e.what() + ")");
+  }
+}
+
+Surrogate::Surrogate(std::shared_ptr<Network> network, SurrogateMetadata metadata)
+    : network_(std::move(network)), metadata_(std::move(metadata)) {}
+
+std::unique_ptr<Surrogate> Surrogate::load(const std::filesystem::path& path) {
+  const std::string source = path.string();
+  if (!std::filesystem::is_regular_file(path)) throw InputError("no such model file: " + source);
+  // A native model: a torch archive with "metadata" and "network".
+  {
+    torch::serialize::InputArchive archive;
+    bool readable = true;
+    try {
+      archive.load_from(source);
+    } catch (const c10::Error&) {
+      readable = false;
+    }
+    c10::IValue text;
+    if (readable && archive.try_read("metadata", text) && text.isString()) {
+      SurrogateMetadata metadata;
+      try {
+        metadata = SurrogateMetadata::from_json(nlohmann::json::parse(text.toStringRef()), source);
+      } catch (const nlohmann::json::exception&) {
+        throw InputError(source + ": the model metadata is not JSON");
+      }
+      auto network = build(metadata, source);
+      torch::serialize::InputArchive weights;
+      try {
+        archive.read("network", weights);
+        network->load(weights);
+      } catch (const c10::Error& e) {
+        throw InputError(source + ": the weights do not fit the " + metadata.network + " it describes (" +
+                         e.what_without_backtrace() + ")");
+      }
+      network->eval();
+      return std::make_unique<Surrogate>(std::move(network), std::move(metadata));
+    }
+  }
+  // A TorchScript module exported from Python, with its metadata as an extra file.
+  torch::jit::ExtraFilesMap extra{{kMetadataFile, ""}};
+  torch::jit::Module module;
+  try {
+    module = torch::jit::load(source, torch::kCPU, extra);
+  } catch (const c10::Error&) {
+    throw InputError(source + ": not a model (neither a surrox model nor a TorchScript file)");
+  }
+  if (extra[kMetadataFile].empty())
+    throw InputError(source + ": a TorchScript model needs surrox metadata: save it with "
+                              "torch.jit.save(model, path, _extra_files={'surrox.json': ...}) (docs/formats.md)");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(extra[kMetadataFile]);
+  } catch (const nlohmann::json::exception&) {
+    throw InputError(source + ": its surrox.json is not JSON");
+  }
+  SurrogateMetadata metadata = SurrogateMetadata::from_json(j, source);
+  metadata.network = "torchscript";
+  return std::make_unique<Surrogate>(std::make_shared<ScriptNetwork>(std::move(module)), std::move(metadata));
+}
+
+void Surrogate::save(const std::filesystem::path& path) const {
+  if (metadata_.network == "torchscript") throw Error("TorchScript models are saved from Python, not by surrox");
+  torch::serialize::OutputArchive archive, weights;
+  network_->save(weights);
+  archive.write("network", weights);
+  SurrogateMetadata m = metadata_;
+  m.surrox_version = kVersion;
+  archive.write("metadata", c10::IValue(m.to_json().dump()));
+  AtomicFile file(path);
+  archive.save_to(file.temporary().string());
+  file.commit();
+}
+
+torch::Tensor Surrogate::predict(const torch::Tensor& inputs) {
+  torch::NoGradGuard no_grad;
+  const auto parameters = network_->parameters();
+  const auto options = parameters.empty() ? inputs.options() : parameters.front().options();
+  const torch::Tensor x = metadata_.inputs.apply(inputs.to(options));
+  return metadata_.outputs.invert(network_->forward(x)).to(inputs.dtype());
+}
+
+void Surrogate::check_fits(const std::array<long, 2>& grid_cells, const std::vector<std::string>& input_names,
+                           const std::vector<std::string>& output_names) const {
+  const auto& m = metadata_;
+  if (m.layout == "grid" && m.grid_cells != grid_cells)
+    throw InputError(fmt::format("the model was trained on a {} × {} grid; this case's grid is {} × {} "
+                                 "(a grid network needs the same grid)",
+                                 m.grid_cells[0], m.grid_cells[1], grid_cells[0], grid_cells[1]));
+  if (m.inputs.names != input_names)
+    throw InputError("the model's inputs are [" + join(m.inputs.names) + "]; this case provides [" +
+                     join(input_names) + "]");
+  if (m.outputs.names != output_names)
+    throw InputError("the model's outputs are [" + join(m.outputs.names) + "]; this case needs [" +
+                     join(output_names) + "]");
+}
+
+}  // namespace surrox::surrogates
