@@ -3,6 +3,7 @@
 
 #include "apps/command.hpp"
 #include "apps/run_case.hpp"
+#include "apps/train_config.hpp"
 #include "core/schema_markdown.hpp"
 
 namespace surrox::apps {
@@ -32,7 +33,8 @@ class DocsCommand final : public Command {
            "Sections of the form `{type: NAME, ...}` take the keys of the chosen type. Relative paths\n"
            "resolve against the case file's folder. `--set a.b.c=value` overrides any key after the\n"
            "file is read.\n\n" +
-           schema_markdown("`surrox run` cases", run_case_schema());
+           schema_markdown("`surrox run` cases", run_case_schema()) + "\n" +
+           schema_markdown("`surrox train` configs", train_config_schema());
   }
 
  private:

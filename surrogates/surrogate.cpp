@@ -43,6 +43,7 @@ std::shared_ptr<Network> build(const SurrogateMetadata& m, const std::string& so
     throw InputError(source + ": the model's network section is not valid YAML");
   }
   if (!node.IsMap()) node = YAML::Node(YAML::NodeType::Map);
+  node.remove("type");  // the section as written in a config; the type is metadata.network
   auto origin = std::make_shared<CaseOrigin>();
   origin->file = source + " (network metadata)";
   CaseNode section(node, origin);

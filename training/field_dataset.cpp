@@ -168,9 +168,6 @@ Normalization statistics(const torch::Tensor& rows_channels, const std::vector<s
 Schema FieldDataset::schema() {
   Schema s("Training data from a sweep dataset: which fields are inputs and outputs, and how cases are split.");
   s.input_path("path", "the sweep dataset (surrox-sweep HDF5, written by a case with a sweep section)");
-  s.choice("layout", {"points", "grid"}, "points: a sample per grid cell (per-point networks); grid: a sample per "
-                                         "case, channels × nj × ni (grid networks)")
-      .fallback("points");
   s.strings("inputs", "per-cell input channels: cell fields (name or name[component]) and centroid_x, centroid_y")
       .fallback("[centroid_x, centroid_y]");
   s.strings("parameters", "swept parameters or solver results broadcast to every cell as inputs "
@@ -189,7 +186,7 @@ Schema FieldDataset::schema() {
   return s;
 }
 
-FieldDataset FieldDataset::load(const CaseNode& c) {
+FieldDataset FieldDataset::load(const CaseNode& c, const std::string& layout) {
   const auto split = c.reals("split");
   if (std::abs(split[0] + split[1] + split[2] - 1) > 1e-9 || *std::min_element(split.begin(), split.end()) < 0)
     c.fail("split", "the three fractions must be non-negative and sum to 1");
@@ -199,7 +196,7 @@ FieldDataset FieldDataset::load(const CaseNode& c) {
                        io::to_string(reader.kind()) + " mesh");
   const auto dims = reader.dimensions();
   FieldDataset data;
-  data.layout = c.string("layout");
+  data.layout = layout;
   data.grid_cells = {dims[0] - 1, dims[1] - 1};
   const long ni = data.grid_cells[0], nj = data.grid_cells[1];
   ChannelReader channels(reader, c, ni, nj);

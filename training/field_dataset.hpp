@@ -29,9 +29,10 @@ struct FieldDataset {
   std::array<long, 2> grid_cells{0, 0};  // ni, nj of the structured grid
   std::string layout;                    // "points" or "grid"
 
-  // The `data` section: path, inputs, parameters, outputs, weight, layout, split, group_by, seed.
+  // The `data` section: path, inputs, parameters, outputs, weight, split, group_by, seed, dtype.
   static Schema schema();
-  static FieldDataset load(const CaseNode& section);
+  // `layout` is the network's: "points" or "grid".
+  static FieldDataset load(const CaseNode& section, const std::string& layout);
 };
 
 }  // namespace surrox::training

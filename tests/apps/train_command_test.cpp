@@ -1,0 +1,92 @@
+// ctest-labels: regression
+// ctest-libraries: surrox_cli
+// ctest-pch: torch
+// `surrox train`: a model with metadata, metrics, loss plot and test-set errors from a sweep
+// dataset; a run stopped with --max-epochs and resumed ends like an uninterrupted one; bad
+// configs are exit 2 with the reason.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "support/test_paths.hpp"
+#include "surrogates/surrogate.hpp"
+#include "training/synthetic_sweep.hpp"
+
+namespace surrox {
+namespace {
+
+std::filesystem::path write_config(const std::filesystem::path& dir) {
+  const auto sweep = training::make_sweep(dir);
+  const auto path = dir / "train.yaml";
+  std::ofstream(path) << "data:\n  path: " << sweep.string()
+                      << "\n  inputs: [centroid_x, centroid_y]\n  parameters: [solver.alpha_deg]\n"
+                         "  outputs: [pressure, 'velocity[1]']\n  weight: area\n  split: [0.6, 0.2, 0.2]\n"
+                         "network: {type: mlp, hidden: [16, 16]}\n"
+                         "training:\n  epochs: 4\n  batch_size: 16\n  checkpoint_interval: 1\n"
+                         "  loss: {type: area_weighted_mse}\n";
+  return path;
+}
+
+nlohmann::json summary(const std::filesystem::path& dir) {
+  std::ifstream in(dir / "summary.json");
+  return nlohmann::json::parse(in)["results"];
+}
+
+TEST(TrainCommand, WritesModelMetricsAndErrors) {
+  const auto dir = testing::scratch_dir();
+  const auto config = write_config(dir);
+  std::string out;
+  ASSERT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "out").string(), &out), 0) << out;
+  const auto r = summary(dir / "out");
+  EXPECT_EQ(r["epochs_trained"], 4);
+  EXPECT_EQ(r["cases"]["train"], 6);
+  EXPECT_TRUE(r["test_relative_l2"].contains("pressure")) << r.dump();
+  EXPECT_TRUE(r["test_relative_l2"].contains("velocity[1]")) << r.dump();
+  EXPECT_TRUE(std::filesystem::exists(dir / "out" / "metrics.csv"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "out" / "loss.png")) << r["outputs"].dump();
+  const auto model = surrogates::Surrogate::load(dir / "out" / "model.pt");
+  EXPECT_EQ(model->metadata().inputs.names,
+            (std::vector<std::string>{"centroid_x", "centroid_y", "solver.alpha_deg"}));
+  EXPECT_EQ(model->metadata().grid_cells, (std::array<long, 2>{training::kNi, training::kNj}));
+
+  // Stopped after 2 epochs, then resumed: the same final losses as the straight run.
+  ASSERT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "split").string() + " --max-epochs 2",
+                                &out),
+            0)
+      << out;
+  EXPECT_EQ(summary(dir / "split")["finished"], false);
+  ASSERT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "split").string() + " --resume " +
+                                    (dir / "split" / "checkpoint.pt").string(),
+                                &out),
+            0)
+      << out;
+  const auto resumed = summary(dir / "split");
+  EXPECT_EQ(resumed["finished"], true);
+  EXPECT_EQ(resumed["final_train_loss"].get<double>(), r["final_train_loss"].get<double>());
+  EXPECT_EQ(resumed["test_loss"].get<double>(), r["test_loss"].get<double>());
+}
+
+TEST(TrainCommand, BadConfigsAreExitTwo) {
+  const auto dir = testing::scratch_dir();
+  const auto config = write_config(dir);
+  std::string out;
+  EXPECT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "a").string() +
+                                    " --set \"data.outputs=[pressur]\"",
+                                &out),
+            2);
+  EXPECT_NE(out.find("no field 'pressur'"), std::string::npos) << out;
+  EXPECT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "b").string() +
+                                    " --set \"data.split=[0.0, 0.5, 0.5]\"",
+                                &out),
+            2);
+  EXPECT_NE(out.find("training split is empty"), std::string::npos) << out;
+  EXPECT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "c").string() +
+                                    " --set network.type=mpl",
+                                &out),
+            2);
+  EXPECT_NE(out.find("mlp"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace surrox
