@@ -11,13 +11,11 @@
 namespace surrox::solvers::rayleigh_benard {
 namespace {
 
-using detail::hash_uniform;
 using detail::kFigures;
 using detail::ScopedPhase;
 using detail::Sums;
 
 using Range3 = Kokkos::MDRangePolicy<Kokkos::Rank<3>>;
-
 
 }  // namespace
 
@@ -35,11 +33,16 @@ Schema RayleighBenard3dSolver::schema() {
       .at_most(1)
       .fallback("0.8");
   s.real("max_dt", "largest time step").above(0).fallback("0.05");
-  s.real("output_interval",
-         "time steps land on multiples of this (set it to output.interval); 0: off")
+  s.real("stretching",
+         "wall-normal clustering γ: cell faces z_k = ½(1 + tanh(γ(2k/nz − 1))/tanh γ), "
+         "k = 0…nz, centres midway; 0: uniform")
       .at_least(0)
+      .at_most(4)
       .fallback("0");
-  s.real("amplitude", "amplitude of the seeded random buoyancy perturbation")
+  s.real("amplitude",
+         "amplitude A of the seeded buoyancy perturbation, a function of position: "
+         "b' = A M^-1/2 Σ a cos(2πlx/Lx + θ) cos(2πmy/Ly + φ) sin(nπz) over l ≤ 2Lx, m ≤ 2Ly, "
+         "n ≤ 4 with seeded a, θ, φ")
       .at_least(0)
       .fallback("1e-2");
   s.integer("seed", "seed of the random perturbation").at_least(0).fallback("42");
@@ -80,9 +83,14 @@ void RayleighBenard3dSolver::initialize(const CaseNode& config, Runtime& runtime
   end_time_ = config.real("end_time");
   cfl_ = config.real("cfl");
   max_dt_ = config.real("max_dt");
-  output_interval_ = config.real("output_interval");
   average_from_ = config.real("average_from");
-  hx_ = lx_ / nx_, hy_ = ly_ / ny_, hz_ = 1.0 / nz_;
+  stretching_ = config.real("stretching");
+  hx_ = lx_ / nx_, hy_ = ly_ / ny_;
+  const detail::WallNormalGrid grid(nz_, stretching_);
+  hz_min_ = grid.min_dz();
+  z_diffusion_bound_ = grid.diffusion_bound();
+  z_faces_.resize(nz_ + 1);
+  for (long k = 0; k <= nz_; ++k) z_faces_[k] = grid.face(k);
   nu_ = std::sqrt(pr_ / ra_);
   kappa_ = 1.0 / std::sqrt(ra_ * pr_);
 
@@ -112,11 +120,12 @@ void RayleighBenard3dSolver::initialize(const CaseNode& config, Runtime& runtime
   SURROX_PETSC_CHECK(DMSetMatrixPreallocateOnly(da_.get(), PETSC_TRUE));
   SURROX_PETSC_CHECK(DMCreateMatrix(da_.get(), matrix_.out()));
   {
-    const double vol = hx_ * hy_ * hz_;
-    const double cx = vol / (hx_ * hx_), cy = vol / (hy_ * hy_), cz = vol / (hz_ * hz_);
+    // −D G scaled by the cell volumes hx hy dz_k: symmetric on a stretched grid too.
     for (PetscInt k = static_cast<PetscInt>(zs_); k < zs_ + zm_; ++k)
       for (PetscInt j = static_cast<PetscInt>(ys_); j < ys_ + ym_; ++j)
         for (PetscInt i = static_cast<PetscInt>(xs_); i < xs_ + xm_; ++i) {
+          const double dz = grid.dz(k), cx = hy_ * dz / hx_, cy = hx_ * dz / hy_;
+          const double cb = hx_ * hy_ / grid.dzc(k), ct = hx_ * hy_ / grid.dzc(k + 1);
           MatStencil row{}, cols[7]{};
           PetscScalar vals[7];
           row.i = i, row.j = j, row.k = k;
@@ -127,8 +136,8 @@ void RayleighBenard3dSolver::initialize(const CaseNode& config, Runtime& runtime
           };
           add(i - 1, j, k, -cx), add(i + 1, j, k, -cx), add(i, j - 1, k, -cy),
               add(i, j + 1, k, -cy);
-          if (k > 0) add(i, j, k - 1, -cz), diag += cz;
-          if (k < nz_ - 1) add(i, j, k + 1, -cz), diag += cz;
+          if (k > 0) add(i, j, k - 1, -cb), diag += cb;
+          if (k < nz_ - 1) add(i, j, k + 1, -ct), diag += ct;
           add(i, j, k, diag);
           SURROX_PETSC_CHECK(
               MatSetValuesStencil(matrix_.get(), 1, &row, n, cols, vals, INSERT_VALUES));
@@ -186,18 +195,32 @@ void RayleighBenard3dSolver::initialize(const CaseNode& config, Runtime& runtime
   phi_local_ = make("RB3::phi");
   div_ = Field3("RB3::div", zm_, ym_, xm_);
   {
-    const double amplitude = config.real("amplitude"), hz = hz_;
-    const auto seed = static_cast<std::uint64_t>(config.integer("seed"));
-    const long ox = ox_, oy = oy_, oz = oz_, xs = xs_, ys = ys_, zs = zs_, nx = nx_, ny = ny_;
+    dz_ = Metric("RB3::dz", gzm_), dzc_ = Metric("RB3::dzc", gzm_), zc_ = Metric("RB3::zc", gzm_);
+    iw_ = Metric("RB3::iw", gzm_);
+    auto dz = Kokkos::create_mirror_view(dz_), dzc = Kokkos::create_mirror_view(dzc_),
+         zc = Kokkos::create_mirror_view(zc_), iw = Kokkos::create_mirror_view(iw_);
+    for (long r = 0; r < gzm_; ++r) {
+      const long k = zs_ - oz_ + r;
+      dz(r) = grid.dz(k), dzc(r) = grid.dzc(k), zc(r) = grid.zc(k);
+      iw(r) = 1 / std::min(grid.dz(k - 1), grid.dz(k));
+    }
+    Kokkos::deep_copy(dz_, dz), Kokkos::deep_copy(dzc_, dzc), Kokkos::deep_copy(zc_, zc);
+    Kokkos::deep_copy(iw_, iw);
+  }
+  {
+    // A function of the position: the same continuous field on any grid and decomposition.
+    const double amplitude = config.real("amplitude"), hx = hx_, hy = hy_;
+    const Metric zc = zc_;
+    const detail::SmoothPerturbation noise(static_cast<std::uint64_t>(config.integer("seed")), lx_,
+                                           ly_, 0.5);
+    const long ox = ox_, oy = oy_, oz = oz_, xs = xs_, ys = ys_;
     const Field3 b = b_;
     Kokkos::parallel_for(
         "RayleighBenard3dSolver::initial", Range3({0, 0, 0}, {zm_, ym_, xm_}),
         KOKKOS_LAMBDA(long kk, long jj, long ii) {
-          const long k = zs + kk, j = ys + jj, i = xs + ii;
-          const double z = (k + 0.5) * hz;
-          const auto index = static_cast<std::uint64_t>((k * ny + j) * nx + i);
-          b(kk + oz, jj + oy, ii + ox) =
-              0.5 - z + amplitude * hash_uniform(seed, index) * z * (1 - z);
+          const long j = ys + jj, i = xs + ii;
+          const double x = (i + 0.5) * hx, y = (j + 0.5) * hy, z = zc(kk + oz);
+          b(kk + oz, jj + oy, ii + ox) = 0.5 - z + amplitude * noise(x, y, z);
         });
   }
   exchange(u_, Boundary::kU);
@@ -271,12 +294,13 @@ void RayleighBenard3dSolver::exchange(Field3 f, Boundary kind) const {
 
 double RayleighBenard3dSolver::stable_dt() const {
   const Field3 u = u_, v = v_, w = w_;
-  const double ihx = 1 / hx_, ihy = 1 / hy_, ihz = 1 / hz_;
+  const Metric iw = iw_;
+  const double ihx = 1 / hx_, ihy = 1 / hy_;
   double rate = 0;
   Kokkos::parallel_reduce(
       "RayleighBenard3dSolver::cfl", Range3({oz_, oy_, ox_}, {oz_ + zm_, oy_ + ym_, ox_ + xm_}),
       KOKKOS_LAMBDA(long k, long j, long i, double& m) {
-        const double r = fabs(u(k, j, i)) * ihx + fabs(v(k, j, i)) * ihy + fabs(w(k, j, i)) * ihz;
+        const double r = fabs(u(k, j, i)) * ihx + fabs(v(k, j, i)) * ihy + fabs(w(k, j, i)) * iw(k);
         if (!(r <= m)) m = r;
       },
       Kokkos::Max<double>(rate));
@@ -285,7 +309,8 @@ double RayleighBenard3dSolver::stable_dt() const {
   rate = out[1] > 0 ? NAN : out[0];
   rate_ = rate;
   const double advective = rate > 0 ? std::sqrt(3.0) / rate : INFINITY;
-  const double diffusive = 2.5 / (4 * std::max(nu_, kappa_) * (ihx * ihx + ihy * ihy + ihz * ihz));
+  const double diffusive =
+      2.5 / (std::max(nu_, kappa_) * (4 * (ihx * ihx + ihy * ihy) + z_diffusion_bound_));
   return std::min(advective, diffusive);
 }
 
@@ -293,17 +318,23 @@ void RayleighBenard3dSolver::stage(int s, double dt) {
   static constexpr double kA[3] = {0.0, 0.75, 1.0 / 3.0};
   {
     ScopedPhase phase(phase_seconds_, "advection_diffusion");
+    // The 2D solver's finite volumes (RayleighBenardSolver::compute_rhs) with a y direction.
     const Field3 u = u_, v = v_, w = w_, b = b_, ru = ru_, rv = rv_, rw = rw_, rb = rb_;
-    const double ihx = 1 / hx_, ihy = 1 / hy_, ihz = 1 / hz_, nu = nu_, kappa = kappa_, hz = hz_;
-    const double ihx2 = ihx * ihx, ihy2 = ihy * ihy, ihz2 = ihz * ihz;
+    const Metric dz = dz_, dzc = dzc_, zc = zc_;
+    const double ihx = 1 / hx_, ihy = 1 / hy_, nu = nu_, kappa = kappa_;
+    const double ihx2 = ihx * ihx, ihy2 = ihy * ihy;
     const long zs = zs_, oz = oz_;
     Kokkos::parallel_for(
         "RayleighBenard3dSolver::rhs", Range3({oz_, oy_, ox_}, {oz_ + zm_, oy_ + ym_, ox_ + xm_}),
         KOKKOS_LAMBDA(long k, long j, long i) {
+          const double ihz = 1 / dz(k), idzc_b = 1 / dzc(k), idzc_t = 1 / dzc(k + 1);
+          // Laplacian at a cell-centre height (u, v, b): z fluxes at the faces k and k + 1.
           auto lap = [&](const Field3& f) {
             return (f(k, j, i + 1) - 2 * f(k, j, i) + f(k, j, i - 1)) * ihx2 +
                    (f(k, j + 1, i) - 2 * f(k, j, i) + f(k, j - 1, i)) * ihy2 +
-                   (f(k + 1, j, i) - 2 * f(k, j, i) + f(k - 1, j, i)) * ihz2;
+                   ((f(k + 1, j, i) - f(k, j, i)) * idzc_t -
+                    (f(k, j, i) - f(k - 1, j, i)) * idzc_b) *
+                       ihz;
           };
           {  // u on the x-face (i − ½, j, k)
             const double fe = 0.25 * (u(k, j, i) + u(k, j, i + 1)) * (u(k, j, i) + u(k, j, i + 1));
@@ -327,18 +358,26 @@ void RayleighBenard3dSolver::stage(int s, double dt) {
             const double gb = 0.25 * (w(k, j - 1, i) + w(k, j, i)) * (v(k - 1, j, i) + v(k, j, i));
             rv(k, j, i) = -(ge - gw) * ihx - (fn - fs) * ihy - (gt - gb) * ihz + nu * lap(v);
           }
-          if (zs + (k - oz) > 0) {  // w on the z-face (i, j, k − ½)
-            const double he =
-                0.25 * (u(k - 1, j, i + 1) + u(k, j, i + 1)) * (w(k, j, i) + w(k, j, i + 1));
-            const double hw = 0.25 * (u(k - 1, j, i) + u(k, j, i)) * (w(k, j, i - 1) + w(k, j, i));
-            const double hn =
-                0.25 * (v(k - 1, j + 1, i) + v(k, j + 1, i)) * (w(k, j, i) + w(k, j + 1, i));
-            const double hs = 0.25 * (v(k - 1, j, i) + v(k, j, i)) * (w(k, j - 1, i) + w(k, j, i));
+          if (zs + (k - oz) > 0) {  // w on the z-face (i, j, k − ½); its volume is dzc_k high
+            const double lo = 0.5 * dz(k - 1) * idzc_b, hi = 0.5 * dz(k) * idzc_b;
+            const double he = 0.5 * (lo * u(k - 1, j, i + 1) + hi * u(k, j, i + 1)) *
+                              (w(k, j, i) + w(k, j, i + 1));
+            const double hw =
+                0.5 * (lo * u(k - 1, j, i) + hi * u(k, j, i)) * (w(k, j, i - 1) + w(k, j, i));
+            const double hn = 0.5 * (lo * v(k - 1, j + 1, i) + hi * v(k, j + 1, i)) *
+                              (w(k, j, i) + w(k, j + 1, i));
+            const double hs =
+                0.5 * (lo * v(k - 1, j, i) + hi * v(k, j, i)) * (w(k, j - 1, i) + w(k, j, i));
             const double ft = 0.25 * (w(k, j, i) + w(k + 1, j, i)) * (w(k, j, i) + w(k + 1, j, i));
             const double fb = 0.25 * (w(k - 1, j, i) + w(k, j, i)) * (w(k - 1, j, i) + w(k, j, i));
-            const double z = (zs + (k - oz)) * hz;
-            rw(k, j, i) = -(he - hw) * ihx - (hn - hs) * ihy - (ft - fb) * ihz + nu * lap(w) +
-                          0.5 * (b(k - 1, j, i) + b(k, j, i)) - (0.5 - z);
+            const double lap_w = (w(k, j, i + 1) - 2 * w(k, j, i) + w(k, j, i - 1)) * ihx2 +
+                                 (w(k, j + 1, i) - 2 * w(k, j, i) + w(k, j - 1, i)) * ihy2 +
+                                 ((w(k + 1, j, i) - w(k, j, i)) / dz(k) -
+                                  (w(k, j, i) - w(k - 1, j, i)) / dz(k - 1)) *
+                                     idzc_b;
+            const double conductive = 0.5 - 0.5 * (zc(k - 1) + zc(k));
+            rw(k, j, i) = -(he - hw) * ihx - (hn - hs) * ihy - (ft - fb) * idzc_b + nu * lap_w +
+                          0.5 * (b(k - 1, j, i) + b(k, j, i)) - conductive;
           } else {
             rw(k, j, i) = 0;
           }
@@ -376,7 +415,8 @@ void RayleighBenard3dSolver::stage(int s, double dt) {
 
 void RayleighBenard3dSolver::project(int s, double dt, double weight) {
   const Field3 u = u_, v = v_, w = w_, div = div_;
-  const double ihx = 1 / hx_, ihy = 1 / hy_, ihz = 1 / hz_, vol = hx_ * hy_ * hz_;
+  const Metric dz = dz_, dzc = dzc_;
+  const double ihx = 1 / hx_, ihy = 1 / hy_, hx = hx_, hy = hy_, vol = hx_ * hy_ * hz_min_;
   const long ox = ox_, oy = oy_, oz = oz_;
   {
     ScopedPhase phase(phase_seconds_, "pressure");
@@ -384,9 +424,9 @@ void RayleighBenard3dSolver::project(int s, double dt, double weight) {
         "RayleighBenard3dSolver::divergence", Range3({0, 0, 0}, {zm_, ym_, xm_}),
         KOKKOS_LAMBDA(long kk, long jj, long ii) {
           const long k = kk + oz, j = jj + oy, i = ii + ox;
-          div(kk, jj, ii) =
-              -vol * ((u(k, j, i + 1) - u(k, j, i)) * ihx + (v(k, j + 1, i) - v(k, j, i)) * ihy +
-                      (w(k + 1, j, i) - w(k, j, i)) * ihz);
+          div(kk, jj, ii) = -(hx * hy * dz(k)) * ((u(k, j, i + 1) - u(k, j, i)) * ihx +
+                                                  (v(k, j + 1, i) - v(k, j, i)) * ihy +
+                                                  (w(k + 1, j, i) - w(k, j, i)) / dz(k));
         });
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), div);
     PetscScalar* rhs = nullptr;
@@ -421,7 +461,7 @@ void RayleighBenard3dSolver::project(int s, double dt, double weight) {
       KOKKOS_LAMBDA(long k, long j, long i) {
         u(k, j, i) -= (phi(k, j, i) - phi(k, j, i - 1)) * ihx;
         v(k, j, i) -= (phi(k, j, i) - phi(k, j - 1, i)) * ihy;
-        if (zs + (k - oz) > 0) w(k, j, i) -= (phi(k, j, i) - phi(k - 1, j, i)) * ihz;
+        if (zs + (k - oz) > 0) w(k, j, i) -= (phi(k, j, i) - phi(k - 1, j, i)) / dzc(k);
         if (to_pressure != 0.0) p(k, j, i) = phi(k, j, i) * to_pressure;
       });
   exchange(u_, Boundary::kU);
@@ -436,9 +476,6 @@ StepReport RayleighBenard3dSolver::advance() {
         fmt::format("the run blew up at step {} (t = {:.6g}): non-finite velocity", step_, time_));
   double dt = std::min(cfl_ * limit, max_dt_);
   double target = end_time_;
-  if (output_interval_ > 0)
-    target = std::min(
-        target, (std::floor(time_ / output_interval_ * (1 + 1e-12) + 1e-9) + 1) * output_interval_);
   if (requested_stop_ > time_) target = std::min(target, requested_stop_);
   bool lands = false;
   if (time_ + dt >= target * (1 - 1e-13)) {
@@ -473,45 +510,52 @@ StepReport RayleighBenard3dSolver::advance() {
 }
 
 Diagnostics RayleighBenard3dSolver::instantaneous() const {
+  // Volume-weighted sums per unit horizontal cell (weights dz_k at cell heights, dzc_k at
+  // interior z-faces, dz/2 for the wall half-cells), as in the 2D solver.
   const Field3 u = u_, v = v_, w = w_, b = b_;
-  const double ihx = 1 / hx_, ihy = 1 / hy_, ihz = 1 / hz_;
+  const Metric dz = dz_, dzc = dzc_;
+  const double ihx = 1 / hx_, ihy = 1 / hy_;
   const long zs = zs_, oz = oz_, nz = nz_;
   Sums sums;
   Kokkos::parallel_reduce(
       "RayleighBenard3dSolver::figures", Range3({oz_, oy_, ox_}, {oz_ + zm_, oy_ + ym_, ox_ + xm_}),
       KOKKOS_LAMBDA(long k, long j, long i, Sums& s) {
         const long kg = zs + (k - oz);
+        const double hk = dz(k), hc = dzc(k), ihz = 1 / hk, ihc = 1 / hc;
         if (kg == 0) s.v[0] += (0.5 - b(k, j, i)) * 2 * ihz;
         if (kg == nz - 1) s.v[1] += (b(k, j, i) + 0.5) * 2 * ihz;
-        if (kg > 0) s.v[2] += w(k, j, i) * 0.5 * (b(k - 1, j, i) + b(k, j, i));
+        if (kg > 0) s.v[2] += w(k, j, i) * 0.5 * (b(k - 1, j, i) + b(k, j, i)) * hc;
         auto sq = [](double x) { return x * x; };
         double g = 0;
         // Horizontal components: all x and y differences; z differences on interior faces
         // and one-sided at the walls (half cells).
         auto horizontal = [&](const Field3& q) {
           double r =
-              sq((q(k, j, i + 1) - q(k, j, i)) * ihx) + sq((q(k, j + 1, i) - q(k, j, i)) * ihy);
+              (sq((q(k, j, i + 1) - q(k, j, i)) * ihx) + sq((q(k, j + 1, i) - q(k, j, i)) * ihy)) *
+              hk;
           if (kg > 0)
-            r += sq((q(k, j, i) - q(k - 1, j, i)) * ihz);
+            r += sq((q(k, j, i) - q(k - 1, j, i)) * ihc) * hc;
           else
-            r += 0.5 * sq(2 * q(k, j, i) * ihz);
-          if (kg == nz - 1) r += 0.5 * sq(2 * q(k, j, i) * ihz);
+            r += 0.5 * hk * sq(2 * q(k, j, i) * ihz);
+          if (kg == nz - 1) r += 0.5 * hk * sq(2 * q(k, j, i) * ihz);
           return r;
         };
         g += horizontal(u) + horizontal(v);
-        g += sq((w(k + 1, j, i) - w(k, j, i)) * ihz);
+        g += sq((w(k + 1, j, i) - w(k, j, i)) * ihz) * hk;
         if (kg > 0)
-          g += sq((w(k, j, i) - w(k, j, i - 1)) * ihx) + sq((w(k, j, i) - w(k, j - 1, i)) * ihy);
+          g += (sq((w(k, j, i) - w(k, j, i - 1)) * ihx) + sq((w(k, j, i) - w(k, j - 1, i)) * ihy)) *
+               hc;
         s.v[3] += g;
         double h =
-            sq((b(k, j, i) - b(k, j, i - 1)) * ihx) + sq((b(k, j, i) - b(k, j - 1, i)) * ihy);
+            (sq((b(k, j, i) - b(k, j, i - 1)) * ihx) + sq((b(k, j, i) - b(k, j - 1, i)) * ihy)) *
+            hk;
         if (kg > 0)
-          h += sq((b(k, j, i) - b(k - 1, j, i)) * ihz);
+          h += sq((b(k, j, i) - b(k - 1, j, i)) * ihc) * hc;
         else
-          h += 0.5 * sq((b(k, j, i) - 0.5) * 2 * ihz);
-        if (kg == nz - 1) h += 0.5 * sq((-0.5 - b(k, j, i)) * 2 * ihz);
+          h += 0.5 * hk * sq((b(k, j, i) - 0.5) * 2 * ihz);
+        if (kg == nz - 1) h += 0.5 * hk * sq((-0.5 - b(k, j, i)) * 2 * ihz);
         s.v[4] += h;
-        s.v[5] += sq(u(k, j, i)) + sq(v(k, j, i)) + sq(w(k, j, i));
+        s.v[5] += (sq(u(k, j, i)) + sq(v(k, j, i))) * hk + (kg > 0 ? sq(w(k, j, i)) * hc : 0.0);
       },
       sums);
   double div_max = 0, speed_max = 0;
@@ -520,7 +564,7 @@ Diagnostics RayleighBenard3dSolver::instantaneous() const {
       KOKKOS_LAMBDA(long k, long j, long i, double& m) {
         const double d =
             fabs((u(k, j, i + 1) - u(k, j, i)) * ihx + (v(k, j + 1, i) - v(k, j, i)) * ihy +
-                 (w(k + 1, j, i) - w(k, j, i)) * ihz);
+                 (w(k + 1, j, i) - w(k, j, i)) / dz(k));
         if (!(d <= m)) m = d;
       },
       Kokkos::Max<double>(div_max));
@@ -536,9 +580,9 @@ Diagnostics RayleighBenard3dSolver::instantaneous() const {
   MPI_Allreduce(local, total, 6, MPI_DOUBLE, MPI_SUM, comm_);
   double maxima[2] = {div_max, speed_max}, gmax[2];
   MPI_Allreduce(maxima, gmax, 2, MPI_DOUBLE, MPI_MAX, comm_);
-  const double cells = static_cast<double>(nx_ * ny_ * nz_),
-               plates = static_cast<double>(nx_ * ny_);
-  const double h = std::min({hx_, hy_, hz_});
+  // Layer height 1: the volume per horizontal cell is 1, so dividing by the columns averages.
+  const double cells = static_cast<double>(nx_ * ny_), plates = static_cast<double>(nx_ * ny_);
+  const double h = std::min({hx_, hy_, hz_min_});
   Diagnostics d;
   d["nu_bottom"] = total[0] / plates;
   d["nu_top"] = total[1] / plates;
@@ -567,11 +611,27 @@ Diagnostics RayleighBenard3dSolver::diagnostics() const {
 }
 
 io::MeshData RayleighBenard3dSolver::output_mesh() const {
+  // Cell data on the image of cell corners: neighbouring pieces share their boundary points,
+  // so partitioned files tile without gaps (see RayleighBenardSolver::output_mesh).
+  // A stretched grid is a structured grid whose points carry the face heights.
   io::MeshData mesh;
-  mesh.kind = io::MeshKind::kImage;
-  mesh.extent = {xs_, xs_ + xm_ - 1, ys_, ys_ + ym_ - 1, zs_, zs_ + zm_ - 1};
-  mesh.origin = {0.5 * hx_, 0.5 * hy_, 0.5 * hz_};
-  mesh.spacing = {hx_, hy_, hz_};
+  mesh.extent = {xs_, xs_ + xm_, ys_, ys_ + ym_, zs_, zs_ + zm_};
+  if (stretching_ == 0) {
+    mesh.kind = io::MeshKind::kImage;
+    mesh.origin = {0, 0, 0};
+    mesh.spacing = {hx_, hy_, 1.0 / static_cast<double>(nz_)};
+  } else {
+    mesh.kind = io::MeshKind::kStructured;
+    mesh.points = io::HostArray("RB3::points", (xm_ + 1) * (ym_ + 1) * (zm_ + 1), 3);
+    long point = 0;
+    for (long k = zs_; k <= zs_ + zm_; ++k)
+      for (long j = ys_; j <= ys_ + ym_; ++j)
+        for (long i = xs_; i <= xs_ + xm_; ++i, ++point) {
+          mesh.points(point, 0) = static_cast<double>(i) * hx_;
+          mesh.points(point, 1) = static_cast<double>(j) * hy_;
+          mesh.points(point, 2) = z_faces_[k];
+        }
+  }
   const long n = xm_ * ym_ * zm_;
   auto u = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u_);
   auto v = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v_);
@@ -590,7 +650,7 @@ io::MeshData RayleighBenard3dSolver::output_mesh() const {
         va(row, 0) = 0.5 * (v(k, j, i) + v(k, j + 1, i));
         wa(row, 0) = 0.5 * (w(k, j, i) + w(k + 1, j, i));
       }
-  mesh.point_data = {{"p", pa}, {"b", ba}, {"u", ua}, {"v", va}, {"w", wa}};
+  mesh.cell_data = {{"p", pa}, {"b", ba}, {"u", ua}, {"v", va}, {"w", wa}};
   return mesh;
 }
 

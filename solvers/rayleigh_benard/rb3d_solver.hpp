@@ -1,12 +1,13 @@
 #pragma once
 // Three-dimensional Rayleigh–Bénard convection: the same equations, units, staggering and
 // time stepping as RayleighBenardSolver (rb_solver.hpp), on [0, Lx] × [0, Ly] × [0, 1],
-// periodic in x and y, no-slip walls at z = 0 and 1. Local arrays are (z, y, x) LayoutRight
+// periodic in x and y, no-slip walls at z = 0 and 1, optionally stretched toward the walls in
+// z (the `stretching` key, as in 2D). Local arrays are (z, y, x) LayoutRight
 // Views over the ghosted box of a 3D DMDA (ghost width 1); w(k, j, i) is the bottom face of
 // cell (k, j, i). The pressure solve defaults to a direct factorisation as in 2D (fine up to
 // ~10⁵ cells; choose gamg or hypre for larger 3D grids).
-#include <cmath>
 #include <array>
+#include <cmath>
 #include <vector>
 
 #include "solvers/rayleigh_benard/petsc_handles.hpp"
@@ -14,13 +15,15 @@
 
 namespace surrox::solvers::rayleigh_benard {
 
+using Metric = Kokkos::View<double*>;
+
 class RayleighBenard3dSolver final : public Solver {
  public:
   static Schema schema();
 
   void initialize(const CaseNode& config, Runtime& runtime) override;
   StepReport advance() override;
-  // The driver's next output time (output.interval): steps land on it as on output_interval.
+  // The driver's next output time (output.interval): the step that would pass it lands on it.
   void limit_step_to(double time) override { requested_stop_ = time; }
   bool finished() const override { return time_ >= end_time_ * (1 - 1e-14); }
   double progress() const override { return std::min(1.0, time_ / end_time_); }
@@ -49,9 +52,10 @@ class RayleighBenard3dSolver final : public Solver {
 
   double ra_ = 1e5, pr_ = 1, lx_ = 2, ly_ = 2, end_time_ = 10, cfl_ = 0.8, max_dt_ = 0.05;
   double requested_stop_ = INFINITY;
-  double output_interval_ = 0, average_from_ = 0;
+  double average_from_ = 0, stretching_ = 0;
   long nx_ = 0, ny_ = 0, nz_ = 0;
-  double hx_ = 0, hy_ = 0, hz_ = 0, nu_ = 0, kappa_ = 0;
+  double hx_ = 0, hy_ = 0, hz_min_ = 0, z_diffusion_bound_ = 0, nu_ = 0, kappa_ = 0;
+  std::vector<double> z_faces_;  // global k = 0 … nz
   double rtol_ = 1e-12, divergence_tolerance_ = 1e-11;
   mutable double rate_ = 0;
   MPI_Comm comm_ = MPI_COMM_NULL;
@@ -66,6 +70,7 @@ class RayleighBenard3dSolver final : public Solver {
   KspHandle ksp_;
 
   Field3 u_, v_, w_, b_, p_, u0_, v0_, w0_, b0_, ru_, rv_, rw_, rb_, phi_local_, div_;
+  Metric dz_, dzc_, zc_, iw_;  // per ghosted z row, as in the 2D solver
 
   double time_ = 0, dt_ = 0, residual_ = 0;
   long step_ = 0, ksp_iterations_ = 0, ksp_solves_ = 0;

@@ -1,7 +1,8 @@
 // ctest-labels: unit regression
 // ctest-libraries: surrox_cli
-// Rayleigh–Bénard solver: incompressibility after every projection, input checks, bitwise
-// restart, output layout and the Nusselt relations on a short run.
+// Rayleigh–Bénard solver: incompressibility after every projection (uniform and stretched
+// grids), conduction, the grid-independent initial field, input checks, bitwise restart,
+// output layout and landing on the driver's output times.
 #include "solvers/rayleigh_benard/rb_solver.hpp"
 
 #include <gtest/gtest.h>
@@ -47,6 +48,23 @@ TEST(RayleighBenard, DivergenceAfterEveryProjectionIsRoundOff) {
   std::cout << "max relative divergence over the run: " << worst << "\n";
 }
 
+// A stretched grid (γ = 1.5: wall cells 0.30 of a uniform cell, the middle one 1.66): the
+// variable-coefficient Poisson matrix keeps the projection exact.
+TEST(RayleighBenard, StretchedGridDivergenceAfterEveryProjectionIsRoundOff) {
+  auto overrides = kShort;
+  overrides.push_back("solver.stretching=1.5");
+  auto solver = make(overrides);
+  double worst = 0;
+  while (!solver->finished()) {
+    solver->advance();
+    const double d = solver->instantaneous().at("max_divergence");
+    worst = std::max(worst, d);
+    ASSERT_LT(d, 1e-10) << "step " << solver->step();
+  }
+  EXPECT_GT(solver->instantaneous().at("u_rms"), 1e-3);
+  std::cout << "stretched: max relative divergence over the run: " << worst << "\n";
+}
+
 TEST(RayleighBenard, IterativePressureSolversAlsoMeetTheDivergenceBound) {
   auto overrides = kShort;
   overrides.push_back("solver.end_time=1");
@@ -60,17 +78,48 @@ TEST(RayleighBenard, IterativePressureSolversAlsoMeetTheDivergenceBound) {
 }
 
 TEST(RayleighBenard, NusseltNumbersAreOneForConduction) {
-  auto solver = make({"solver.rayleigh=1000", "solver.cells=[32, 16]", "solver.amplitude=0"});
-  for (int n = 0; n < 5; ++n) solver->advance();
-  for (const char* name : {"nu_bottom", "nu_top", "nu_volume", "nu_kinetic", "nu_thermal"})
-    EXPECT_NEAR(solver->instantaneous().at(name), 1.0, 1e-12) << name;
+  for (const char* stretching : {"0", "2"}) {
+    auto solver = make({"solver.rayleigh=1000", "solver.cells=[32, 16]", "solver.amplitude=0",
+                        std::string("solver.stretching=") + stretching});
+    for (int n = 0; n < 5; ++n) solver->advance();
+    for (const char* name : {"nu_bottom", "nu_top", "nu_volume", "nu_kinetic", "nu_thermal"})
+      EXPECT_NEAR(solver->instantaneous().at(name), 1.0, 1e-12)
+          << name << ", stretching " << stretching;
+    EXPECT_LT(solver->instantaneous().at("u_rms"), 1e-13) << "stretching " << stretching;
+  }
 }
 
+// The initial perturbation is a function of the position: a grid three times finer (whose
+// every third centre is a coarse centre) starts from the same values there.
+TEST(RayleighBenard, InitialFieldIsTheSameOnEveryGrid) {
+  auto coarse = make({"solver.cells=[32, 16]", "solver.amplitude=0.1"});
+  auto fine = make({"solver.cells=[96, 48]", "solver.amplitude=0.1"});
+  auto bc =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), coarse->state().fields.at("b"));
+  auto bf = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fine->state().fields.at("b"));
+  double worst = 0, spread = 0;
+  for (long k = 0; k < 16; ++k)
+    for (long i = 0; i < 32; ++i) {  // ghosted arrays: owned cell (k, i) at (k + 1, i + 1)
+      const double c = bc(0, k + 1, i + 1), f = bf(0, 3 * k + 2, 3 * i + 2);
+      const double z = (k + 0.5) / 16;
+      worst = std::max(worst, std::fabs(c - f));
+      spread = std::max(spread, std::fabs(c - (0.5 - z)));
+    }
+  EXPECT_LT(worst, 1e-14);
+  EXPECT_GT(spread, 0.01);  // the perturbation is there
+}
+
+// The driver calls limit_step_to(next output time) before every step.
 TEST(RayleighBenard, TimeStepsLandOnOutputTimesAndTheEnd) {
   auto solver = make({"solver.rayleigh=1e4", "solver.cells=[32, 16]", "solver.end_time=0.7",
-                      "solver.output_interval=0.25", "solver.max_dt=0.03"});
+                      "solver.max_dt=0.03"});
   std::vector<double> times;
-  while (!solver->finished()) times.push_back(solver->advance().time);
+  double next = 0.25;
+  while (!solver->finished()) {
+    solver->limit_step_to(next);
+    times.push_back(solver->advance().time);
+    if (times.back() >= next) next += 0.25;
+  }
   EXPECT_EQ(solver->time(), 0.7);
   for (double t : {0.25, 0.5})
     EXPECT_NE(std::find(times.begin(), times.end(), t), times.end()) << t;
@@ -105,18 +154,35 @@ TEST(RayleighBenard, RestartFromACheckpointIsBitwise) {
   }
 }
 
-TEST(RayleighBenard, OutputIsCellCentredPAndBAndUAndW) {
+// Cell data on the grid of cell corners: an image when uniform, a structured grid whose
+// points are the tanh-mapped faces when stretched.
+TEST(RayleighBenard, OutputIsCellDataPAndBAndUAndWOnTheCornerGrid) {
   auto solver = make({"solver.rayleigh=1e4", "solver.cells=[16, 8]", "solver.length=[2, 1]"});
   solver->advance();
   const io::MeshData mesh = solver->output_mesh();
   EXPECT_EQ(mesh.kind, io::MeshKind::kImage);
-  EXPECT_EQ(mesh.extent, (std::array<long, 6>{0, 15, 0, 7, 0, 0}));
-  EXPECT_DOUBLE_EQ(mesh.origin[0], 0.0625);
-  EXPECT_DOUBLE_EQ(mesh.origin[1], 0.0625);
+  EXPECT_EQ(mesh.extent, (std::array<long, 6>{0, 16, 0, 8, 0, 0}));
+  EXPECT_EQ(mesh.origin, (std::array<double, 3>{0, 0, 0}));
+  EXPECT_DOUBLE_EQ(mesh.spacing[0], 0.125);
+  EXPECT_DOUBLE_EQ(mesh.spacing[1], 0.125);
+  EXPECT_TRUE(mesh.point_data.empty());
   std::vector<std::string> names;
-  for (const auto& a : mesh.point_data) names.push_back(a.name);
+  for (const auto& a : mesh.cell_data) names.push_back(a.name);
   EXPECT_EQ(names, (std::vector<std::string>{"p", "b", "u", "w"}));
-  for (const auto& a : mesh.point_data) EXPECT_EQ(a.tuples(), 128u);
+  for (const auto& a : mesh.cell_data) EXPECT_EQ(a.tuples(), 128u);
+
+  auto stretched = make({"solver.rayleigh=1e4", "solver.cells=[16, 8]", "solver.length=[2, 1]",
+                         "solver.stretching=1.5"});
+  const io::MeshData grid = stretched->output_mesh();
+  EXPECT_EQ(grid.kind, io::MeshKind::kStructured);
+  EXPECT_EQ(grid.extent, (std::array<long, 6>{0, 16, 0, 8, 0, 0}));
+  ASSERT_EQ(grid.points.extent(0), 17u * 9u);
+  for (long k = 0; k <= 8; ++k) {
+    const double z = 0.5 * (1 + std::tanh(1.5 * (2.0 * k / 8 - 1)) / std::tanh(1.5));
+    EXPECT_NEAR(grid.points(17 * k + 3, 1), z, 1e-15) << k;
+    EXPECT_DOUBLE_EQ(grid.points(17 * k + 3, 0), 3 * 0.125);
+  }
+  for (const auto& a : grid.cell_data) EXPECT_EQ(a.tuples(), 128u);
 }
 
 TEST(RayleighBenard, RejectsBadInputWithExitCodeTwo) {
@@ -124,6 +190,8 @@ TEST(RayleighBenard, RejectsBadInputWithExitCodeTwo) {
   EXPECT_THROW(rb_case({"solver.rayleigh=-5"}), InputError);
   EXPECT_THROW(rb_case({"solver.cfl=1.5"}), InputError);
   EXPECT_THROW(rb_case({"solver.cells=[0, 16]"}), InputError);
+  EXPECT_THROW(rb_case({"solver.stretching=-1"}), InputError);
+  EXPECT_THROW(rb_case({"solver.output_interval=1"}), InputError);  // removed: output.interval
   EXPECT_THROW(make({"solver.cells=[2, 16]"}), InputError);
   EXPECT_THROW(make({"solver.pressure.pc_type=no_such_pc"}), InputError);
   const auto dir = testing::scratch_dir();
