@@ -1,3 +1,4 @@
+#include "solvers/airfoil/register.hpp"
 #include "solvers/heat/heat_solver.hpp"
 #include "solvers/md/register.hpp"
 #include "solvers/rayleigh_benard/register.hpp"
@@ -11,6 +12,7 @@ void register_all(SolverRegistry& solvers) {
                        "explicit 2D/3D heat equation with an exact solution (the demo solver)"});
   md::register_solvers(solvers);
   rayleigh_benard::register_solvers(solvers);
+  airfoil::register_solvers(solvers);
 }
 
 }  // namespace

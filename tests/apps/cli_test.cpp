@@ -227,10 +227,13 @@ TEST(Cli, EveryCaseFileValidatesAndRuns) {
     const fs::path dir = testing::scratch_dir() / entry.path().stem();
     std::string out;
     EXPECT_EQ(run_surrox("validate -q " + entry.path().string() + " -o " + dir.string(), &out), 0) << out;
-    // Shortened: the point is that it runs end to end, not the physics (tested elsewhere).
-    EXPECT_EQ(run_surrox("run " + entry.path().string() + " -o " + dir.string() + " --set solver.end_time=0.001",
-                         &out),
-              0)
+    // Shortened: the point is that it runs end to end, not the physics (tested elsewhere). A case
+    // may say how in a header line "# Quick check: ARGS" (sweeps: fewer, smaller cases).
+    std::string quick = "--max-steps 3";
+    std::ifstream text(entry.path());
+    for (std::string line; std::getline(text, line) && line.rfind('#', 0) == 0;)
+      if (line.rfind("# Quick check:", 0) == 0) quick = line.substr(14);
+    EXPECT_EQ(run_surrox("run " + entry.path().string() + " -o " + dir.string() + " " + quick, &out), 0)
         << entry.path() << "\n"
         << out;
     EXPECT_TRUE(fs::exists(dir / "summary.json")) << entry.path();

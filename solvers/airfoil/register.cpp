@@ -1,0 +1,15 @@
+#include "solvers/airfoil/register.hpp"
+
+#include "solvers/airfoil/airfoil_solver.hpp"
+
+namespace surrox::solvers::airfoil {
+
+void register_solvers(SolverRegistry& registry) {
+  registry.add(
+      "airfoil",
+      {[] { return std::make_unique<AirfoilSolver>(); }, AirfoilSolver::schema(),
+       "steady 2D Euler / laminar Navier–Stokes flow past an airfoil (O-grid, Roe + MUSCL, "
+       "LU-SGS)"});
+}
+
+}  // namespace surrox::solvers::airfoil
