@@ -2,23 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
-#include <chrono>
-#include <ctime>
-
 #include "core/atomic_file.hpp"
+#include "core/timer.hpp"
 #include "core/version.hpp"
 
 namespace surrox::apps {
-namespace {
-
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
-
-}  // namespace
 
 void SummaryWriter::write(const std::filesystem::path& output_dir, const Runtime& runtime,
                           const nlohmann::json& resolved_case, const nlohmann::json& results,
@@ -29,7 +17,7 @@ void SummaryWriter::write(const std::filesystem::path& output_dir, const Runtime
   summary["command"] = command_;
   summary["arguments"] = arguments_;
   summary["status"] = "ok";
-  summary["finished_utc"] = utc_now();
+  summary["finished_utc"] = utc_timestamp();
   summary["wall_time_s"] = wall_seconds;
   summary["configuration"] = runtime.configuration();
   summary["case"] = resolved_case;

@@ -1,6 +1,7 @@
 #pragma once
 // Wall-clock accounting by named phase ("advance", "output", ...) for summaries and benchmarks.
 #include <chrono>
+#include <ctime>
 #include <map>
 #include <string>
 
@@ -39,5 +40,15 @@ class PhaseTimes {
  private:
   std::map<std::string, double> seconds_;
 };
+
+// The current time as ISO 8601 UTC, "2026-11-22T09:51:19Z", for summaries and file metadata.
+inline std::string utc_timestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
 
 }  // namespace surrox

@@ -13,6 +13,7 @@
 #include <system_error>
 
 #include "core/error.hpp"
+#include "core/timer.hpp"
 #include "core/version.hpp"
 #include "io/hdf5_handle.hpp"
 #include "io/hdf5_mpi.hpp"
@@ -41,14 +42,6 @@ const std::set<std::string>& reserved_attributes() {
 
 bool is_structured(MeshKind kind) { return kind == MeshKind::kImage || kind == MeshKind::kStructured; }
 
-std::string iso_time_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buffer;
-}
 
 // Chunk shape for a field dataset [T, spatial..., (C)]: one step, at most ~kChunkValues
 // values, cutting the slowest spatial axes first.
@@ -371,7 +364,7 @@ Hdf5DatasetWriter::Hdf5DatasetWriter(std::filesystem::path path, MPI_Comm comm, 
   h5::check_status(H5Pset_dxpl_mpio(d.dxpl, H5FD_MPIO_COLLECTIVE), d.where, "cannot select collective transfers");
 
   // Root attributes and the case; `created` comes from rank 0 so all ranks write the same.
-  std::string created = d.rank == 0 ? iso_time_now() : std::string();
+  std::string created = d.rank == 0 ? utc_timestamp() : std::string();
   mpi::broadcast(comm, &created);
   h5::write_attribute(d.file, "format", std::string(kFormat), d.where);
   h5::write_attribute(d.file, "format_version", kFormatVersion, d.where);

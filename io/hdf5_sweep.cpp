@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "core/error.hpp"
+#include "core/timer.hpp"
 #include "core/version.hpp"
 #include "io/hdf5_handle.hpp"
 
@@ -32,14 +33,6 @@ bool parses_as_number(const std::string& text, double* value) {
   return true;
 }
 
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buffer;
-}
 
 // A 1-D array of fixed-length strings (h5py reads it as bytes objects).
 void write_string_array(hid_t parent, const std::string& name, const std::vector<std::string>& values,
@@ -234,7 +227,7 @@ SweepDatasetWriter::SweepDatasetWriter(std::filesystem::path path, std::size_t c
   h5::write_attribute(d.file, "format_version", kFormatVersion, d.where);
   h5::write_attribute(d.file, "surrox_version", std::string(kVersion), d.where);
   h5::write_attribute(d.file, "producer", producer, d.where);
-  h5::write_attribute(d.file, "created", utc_now(), d.where);
+  h5::write_attribute(d.file, "created", utc_timestamp(), d.where);
   h5::write_attribute(d.file, "cases", static_cast<std::int64_t>(cases), d.where);
   write_string_array(d.file, "sweep", {sweep_yaml}, d.where);
 }

@@ -10,6 +10,7 @@
 #include "io/hdf5_checkpoint.hpp"
 #include "io/vtk_writer.hpp"
 #include "mesh/airfoil_grid.hpp"
+#include "solvers/scoped_phase.hpp"
 
 namespace surrox::solvers::airfoil {
 namespace {
@@ -32,21 +33,6 @@ struct Sum4 {
   }
 };
 
-class ScopedPhase {
- public:
-  ScopedPhase(std::map<std::string, double>& sink, const char* name)
-      : sink_(sink), name_(name), start_(std::chrono::steady_clock::now()) {}
-  ~ScopedPhase() {
-    Kokkos::fence();
-    sink_[name_] +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
-
- private:
-  std::map<std::string, double>& sink_;
-  const char* name_;
-  std::chrono::steady_clock::time_point start_;
-};
 
 KOKKOS_INLINE_FUNCTION long wrap(long i, long n) { return i < 0 ? i + n : (i >= n ? i - n : i); }
 

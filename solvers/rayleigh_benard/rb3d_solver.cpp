@@ -12,7 +12,7 @@ namespace surrox::solvers::rayleigh_benard {
 namespace {
 
 using detail::kFigures;
-using detail::ScopedPhase;
+using solvers::ScopedPhase;
 using detail::Sums;
 
 using Range3 = Kokkos::MDRangePolicy<Kokkos::Rank<3>>;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "solvers/scoped_phase.hpp"
+
 namespace surrox::solvers::rayleigh_benard::detail {
 
 // Sums of the per-cell figures in one pass (Kokkos 3 joins through volatile references).
@@ -155,22 +157,6 @@ class SmoothPerturbation {
   Kokkos::View<double* [6]> modes_;  // l, m, n, a, θ, φ
 };
 
-// Adds the wall time of a scope to sink[name], after a fence so that queued kernels count.
-class ScopedPhase {
- public:
-  ScopedPhase(std::map<std::string, double>& sink, const char* name)
-      : sink_(sink), name_(name), start_(std::chrono::steady_clock::now()) {}
-  ~ScopedPhase() {
-    Kokkos::fence();
-    sink_[name_] +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
-
- private:
-  std::map<std::string, double>& sink_;
-  const char* name_;
-  std::chrono::steady_clock::time_point start_;
-};
 
 // The figures every monitor() row and summary report, in this order.
 inline constexpr const char* kFigures[] = {"nu_bottom",  "nu_top",        "nu_volume",

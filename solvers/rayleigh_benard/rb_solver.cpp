@@ -13,7 +13,7 @@ namespace surrox::solvers::rayleigh_benard {
 namespace {
 
 using detail::kFigures;
-using detail::ScopedPhase;
+using solvers::ScopedPhase;
 using detail::Sums;
 
 using Range2 = Kokkos::MDRangePolicy<Kokkos::Rank<2>>;
