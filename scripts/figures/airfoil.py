@@ -263,6 +263,10 @@ def joukowski_cp(surrox, work, figures):
           f"rms {np.sqrt(np.mean(err_pg**2)):.4f}; against the incompressible Cp: max {err_inc.max():.4f}, "
           f"rms {np.sqrt(np.mean(err_inc**2)):.4f}; suction peak surrox {-s['cp'].min():.4f}, "
           f"exact·PG {-cp_pg.min():.4f}")
+    middle = (s["x_over_c"] > 0.05) & (s["x_over_c"] < 0.95)
+    worst = np.argmax(np.where(interior, np.abs(s["cp"] - cp_pg), 0))
+    print(f"  rms over 0.05 < x/c < 0.95: {np.sqrt(np.mean((s['cp'] - cp_pg)[middle] ** 2)):.4f}; largest "
+          f"difference at x/c = {s['x_over_c'][worst]:.4f}")
     theta = np.linspace(-JOUKOWSKI.beta, -JOUKOWSKI.beta - 2 * math.pi, 2001)
     xs, cps = [], []
     for t in theta:
@@ -315,7 +319,16 @@ def laminar(surrox, work, figures):
     axes[1].axhline(0, color="k", lw=0.5)
     axes[1].set_ylim(-0.05, 0.25)
     axes[1].annotate(f"separation x/c = {sep:.3f}\n(published ≈ 0.81, dash-dot)", (sep, 0.0),
-                     xytext=(0.35, 0.12), arrowprops=dict(arrowstyle="->"), fontsize=9)
+                     xytext=(0.22, 0.06), arrowprops=dict(arrowstyle="->"), fontsize=9)
+    inset = axes[1].inset_axes([0.55, 0.45, 0.42, 0.4])
+    inset.plot(s["x_over_c"][up], s["cf"][up], "-", color="C0")
+    inset.axhline(0, color="k", lw=0.5)
+    inset.axvline(sep, color="k", lw=0.8, ls=":")
+    inset.axvline(0.81, color="0.5", lw=0.8, ls="-.")
+    inset.set_xlim(0.6, 1.0)
+    inset.set_ylim(-0.004, 0.008)
+    inset.tick_params(labelsize=7)
+    inset.grid(True, alpha=0.3)
     axes[0].set_title(f"NACA 0012, M 0.5, Re 5000, α = 0°: Cd = {a['cd']:.4f}")
     axes[1].set_title(f"skin friction (Cd friction {a['cd_friction']:.4f})")
     axes[0].legend(fontsize=8)
@@ -371,7 +384,7 @@ def grid(surrox, work, figures):
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("x / c")
     fig.tight_layout()
-    fig.savefig(figures / "airfoil_naca0012_grid.png", dpi=130)
+    fig.savefig(figures / "airfoil_naca0012_grid.png", dpi=90)
     plt.close(fig)
 
 
