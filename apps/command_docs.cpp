@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "apps/command.hpp"
+#include "apps/coupled_run.hpp"
 #include "apps/run_case.hpp"
 #include "apps/train_config.hpp"
 #include "core/schema_markdown.hpp"
@@ -34,7 +35,8 @@ class DocsCommand final : public Command {
            "resolve against the case file's folder. `--set a.b.c=value` overrides any key after the\n"
            "file is read.\n\n" +
            schema_markdown("`surrox run` cases", run_case_schema()) + "\n" +
-           schema_markdown("`surrox train` configs", train_config_schema());
+           schema_markdown("`surrox train` configs", train_config_schema()) + "\n" +
+           schema_markdown("`surrox run` cases with a `coupler` section", coupled_case_schema());
   }
 
  private:

@@ -2,6 +2,7 @@
 #include <spdlog/spdlog.h>
 
 #include "apps/command.hpp"
+#include "apps/coupled_run.hpp"
 #include "apps/run_case.hpp"
 #include "apps/run_driver.hpp"
 #include "apps/sweep_runner.hpp"
@@ -34,7 +35,10 @@ class RunCommand final : public Command {
   }
   nlohmann::json run(Runtime& runtime, const std::filesystem::path& output_dir,
                      nlohmann::json& results) override {
-    const io::CaseFile case_file = io::load_case(case_path_, run_case_schema(), overrides_);
+    // A `coupler` section makes the case a comparison driven by that coupler (apps/coupled_run.hpp).
+    const bool coupled = has_coupler_section(case_path_);
+    const io::CaseFile case_file =
+        io::load_case(case_path_, coupled ? coupled_case_schema() : run_case_schema(), overrides_);
     const CaseNode runtime_node = case_file.root.section("runtime");
     if (!common.log_level_given)
       spdlog::set_level(runtime.root() || common.log_all_ranks
@@ -49,7 +53,11 @@ class RunCommand final : public Command {
     options.output_dir = output_dir;
     if (!restart_.empty()) options.restart_from = restart_;
     options.max_steps = max_steps_;
-    if (is_sweep(case_file)) {
+    if (coupled) {
+      if (!restart_.empty() || max_steps_ > 0)
+        throw InputError("--restart and --max-steps apply to one solver run, not to a coupler's comparison");
+      results = run_coupled(runtime, case_file, case_path_, overrides_, output_dir);
+    } else if (is_sweep(case_file)) {
       SweepOptions sweep;
       sweep.case_path = case_path_;
       sweep.overrides = overrides_;

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "apps/command.hpp"
+#include "apps/coupled_run.hpp"
 #include "apps/run_case.hpp"
 #include "core/yaml_json.hpp"
 #include "io/case_file.hpp"
@@ -27,7 +28,8 @@ class ValidateCommand final : public Command {
     return default_output_for("validate-", case_path_.empty() ? "CASE" : case_path_);
   }
   nlohmann::json run(Runtime& runtime, const std::filesystem::path&, nlohmann::json& results) override {
-    const io::CaseFile case_file = io::load_case(case_path_, run_case_schema(), overrides_);
+    const io::CaseFile case_file = io::load_case(
+        case_path_, has_coupler_section(case_path_) ? coupled_case_schema() : run_case_schema(), overrides_);
     if (runtime.root()) {
       if (!quiet_) std::cout << case_file.resolved_yaml();
       spdlog::info("{}: valid", case_path_);

@@ -386,6 +386,13 @@ void AirfoilSolver::set_initial_primitive(const HostMatrix& rho, const HostMatri
     }
   Kokkos::deep_copy(u_, host);
   update_primitives();
+  // The far-field vortex must carry the lift of the field handed in, not that of the previous
+  // state: with zero circulation a converged field is pushed away from convergence at once.
+  // The residual pass fills the wall states the force integral reads.
+  if (p_.far_field == FarField::kVortex && p_.inner == InnerBoundary::kWall) {
+    compute_residual();
+    circulation_ = 0.5 * chord_ * coefficients().at("cl");
+  }
   reset_history();
 }
 

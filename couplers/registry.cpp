@@ -1,0 +1,17 @@
+#include "couplers/coupler.hpp"
+#include "couplers/warm_start.hpp"
+
+namespace surrox::couplers {
+
+const CouplerRegistry& registry() {
+  static const CouplerRegistry couplers = [] {
+    CouplerRegistry r("coupler");
+    r.add("warm_start",
+          {[] { return std::make_unique<WarmStart>(); }, WarmStart::schema(),
+           "cold start vs. warm starts from surrogate predictions of the steady field (airfoil)"});
+    return r;
+  }();
+  return couplers;
+}
+
+}  // namespace surrox::couplers

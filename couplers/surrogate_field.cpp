@@ -1,0 +1,101 @@
+#include "couplers/surrogate_field.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/error.hpp"
+
+namespace surrox::couplers {
+
+CaseChannels airfoil_case_channels(const mesh::CurvilinearGrid& grid,
+                                   const mesh::GridMetrics& metrics,
+                                   std::map<std::string, double> parameters) {
+  const long ni = grid.cells_i(), nj = grid.cells_j();
+  mesh::HostMatrix cx("centroid_x", ni, nj), cy("centroid_y", ni, nj);
+  for (long i = 0; i < ni; ++i)
+    for (long j = 0; j < nj; ++j) {
+      cx(i, j) = 0.25 * (grid.x(i, j) + grid.x(i + 1, j) + grid.x(i + 1, j + 1) + grid.x(i, j + 1));
+      cy(i, j) = 0.25 * (grid.y(i, j) + grid.y(i + 1, j) + grid.y(i + 1, j + 1) + grid.y(i, j + 1));
+    }
+  CaseChannels c;
+  c.cell = {{"centroid_x", cx},
+            {"centroid_y", cy},
+            {"wall_distance", metrics.wall_distance},
+            {"cell_area", metrics.area}};
+  c.parameters = std::move(parameters);
+  return c;
+}
+
+namespace {
+const std::vector<std::string> kFour = {"density", "velocity[0]", "velocity[1]", "pressure"};
+const std::vector<std::string> kFive = {"density", "velocity[0]", "velocity[1]", "velocity[2]",
+                                        "pressure"};
+const std::vector<std::string> kFourCp = {"density", "velocity[0]", "velocity[1]", "Cp"};
+}  // namespace
+
+std::vector<std::string> fitted_inputs(const surrogates::Surrogate& model,
+                                       const CaseChannels& channels, long ni, long nj) {
+  const auto& meta = model.metadata();
+  // What this case provides, in the model's order where it can; check_fits names the difference.
+  std::vector<std::string> provided;
+  for (const auto& name : meta.inputs.names)
+    if (channels.cell.count(name) || channels.parameters.count(name)) provided.push_back(name);
+  if (meta.layout != "points" && meta.layout != "grid")
+    throw InputError("the model's layout is '" + meta.layout +
+                     "'; the warm start needs 'points' or 'grid'");
+  model.check_fits({ni, nj}, provided,
+                   meta.outputs.names == kFive     ? kFive
+                   : meta.outputs.names == kFourCp ? kFourCp
+                                                   : kFour);
+  if (meta.outputs.names == kFourCp && !(channels.freestream_pressure > 0))
+    throw InputError("the model predicts Cp; the case gives no free-stream pressure to convert it");
+  return provided;
+}
+
+PrimitiveField predict_primitive(surrogates::Surrogate& model, const CaseChannels& channels,
+                                 long ni, long nj) {
+  const auto& meta = model.metadata();
+  const std::vector<std::string> provided = fitted_inputs(model, channels, ni, nj);
+  const std::vector<std::string>& outputs = meta.outputs.names;
+  const long cells = ni * nj, channels_in = static_cast<long>(provided.size());
+  auto x = torch::empty({cells, channels_in}, torch::kFloat64);  // row n = i + ni·j (VTK order)
+  auto acc = x.accessor<double, 2>();
+  for (long c = 0; c < channels_in; ++c) {
+    const std::string& name = provided[static_cast<std::size_t>(c)];
+    auto cell = channels.cell.find(name);
+    if (cell != channels.cell.end()) {
+      for (long j = 0; j < nj; ++j)
+        for (long i = 0; i < ni; ++i) acc[i + ni * j][c] = cell->second(i, j);
+    } else {
+      const double value = channels.parameters.at(name);
+      for (long n = 0; n < cells; ++n) acc[n][c] = value;
+    }
+  }
+  torch::Tensor y;
+  if (meta.layout == "grid") {
+    y = model.predict(x.t().reshape({1, channels_in, nj, ni}));
+    y = y.reshape({y.size(1), cells}).t();
+  } else {
+    y = model.predict(x);
+  }
+  y = y.to(torch::kFloat64).contiguous();
+  if (y.dim() != 2 || y.size(0) != cells || y.size(1) != static_cast<long>(outputs.size()))
+    throw InputError(
+        fmt::format("the model returned a tensor of shape [{}] for {} cells and {} outputs",
+                    fmt::join(y.sizes(), ", "), cells, outputs.size()));
+  const long kp = static_cast<long>(outputs.size()) - 1;
+  const bool cp = outputs == kFourCp;
+  const double p_inf = channels.freestream_pressure;
+  PrimitiveField f{mesh::HostMatrix("rho", ni, nj), mesh::HostMatrix("u", ni, nj),
+                   mesh::HostMatrix("v", ni, nj), mesh::HostMatrix("p", ni, nj)};
+  auto out = y.accessor<double, 2>();
+  for (long j = 0; j < nj; ++j)
+    for (long i = 0; i < ni; ++i) {
+      const long n = i + ni * j;
+      f.rho(i, j) = out[n][0], f.u(i, j) = out[n][1], f.v(i, j) = out[n][2],
+               f.p(i, j) = cp ? p_inf + 0.5 * out[n][kp] : out[n][kp];
+    }
+  return f;
+}
+
+}  // namespace surrox::couplers

@@ -1,0 +1,310 @@
+// ctest-labels: regression
+// ctest-libraries: surrox_couplers
+// ctest-pch: torch
+// The warm-start coupler on a 32 × 16 NACA 0012 grid: the guard repairs unphysical cells; a
+// warm start from the converged field itself converges in a few cycles to the same Cl and Cd; a
+// perturbed start converges to the cold start's Cl and Cd within the convergence tolerance; a
+// model that does not fit the case is refused with the reason (InputError in C++, exit code 2
+// from `surrox run`); and a case file with a coupler section writes the comparison.
+#include "couplers/warm_start.hpp"
+
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/schema_validator.hpp"
+#include "couplers/field_guard.hpp"
+#include "couplers/surrogate_field.hpp"
+#include "mesh/airfoil_geometry.hpp"
+#include "mesh/airfoil_grid.hpp"
+#include "solvers/airfoil/airfoil_solver.hpp"
+#include "support/test_paths.hpp"
+#include "surrogates/networks.hpp"
+
+namespace surrox::couplers {
+namespace {
+
+using solvers::airfoil::AirfoilParameters;
+using solvers::airfoil::AirfoilSolver;
+
+constexpr long kNi = 32, kNj = 16;
+
+mesh::CurvilinearGrid small_grid() {
+  mesh::AirfoilGridOptions o;
+  o.cells_around = kNi;
+  o.cells_normal = kNj;
+  o.first_cell_height = 3e-2;
+  o.farfield_radius = 8;
+  return mesh::build_airfoil_grid(mesh::naca_airfoil("0012"), o);
+}
+
+AirfoilParameters parameters() {
+  AirfoilParameters p;
+  p.mach = 0.5;
+  p.alpha_deg = 2;
+  p.cfl = 1000;
+  p.max_iterations = 3000;
+  p.residual_drop = 1e-8;
+  return p;
+}
+
+long run_to_convergence(AirfoilSolver& s) {
+  while (!s.finished()) s.advance();
+  EXPECT_LE(s.residual(), s.parameters().residual_drop);
+  s.compute_residual();
+  return s.step();
+}
+
+// A network that returns a fixed field (rows in the dataset's VTK order), whatever its input.
+class FixedField final : public surrogates::Network {
+ public:
+  explicit FixedField(torch::Tensor field) : field_(std::move(field)) {}
+  torch::Tensor forward(const torch::Tensor& input) override { return field_.to(input.dtype()); }
+
+ private:
+  torch::Tensor field_;
+};
+
+surrogates::Normalization identity(const std::vector<std::string>& names) {
+  surrogates::Normalization n;
+  n.names = names;
+  n.mean.assign(names.size(), 0.0);
+  n.scale.assign(names.size(), 1.0);
+  return n;
+}
+
+const std::vector<std::string> kInputs = {"centroid_x", "centroid_y", "wall_distance",
+                                          "solver.alpha_deg"};
+const std::vector<std::string> kOutputs = {"density", "velocity[0]", "velocity[1]", "pressure"};
+
+surrogates::Surrogate fixed_model(const std::array<mesh::HostMatrix, 4>& w) {
+  auto t = torch::empty({kNi * kNj, 4}, torch::kFloat64);
+  for (long j = 0; j < kNj; ++j)
+    for (long i = 0; i < kNi; ++i)
+      for (int k = 0; k < 4; ++k) t[i + kNi * j][k] = w[static_cast<std::size_t>(k)](i, j);
+  surrogates::SurrogateMetadata m;
+  m.network = "fixed";
+  m.layout = "points";
+  m.inputs = identity(kInputs);
+  m.outputs = identity(kOutputs);
+  return surrogates::Surrogate(std::make_shared<FixedField>(t), m);
+}
+
+CaseChannels channels_of(const mesh::CurvilinearGrid& grid) {
+  return airfoil_case_channels(grid, mesh::compute_metrics(grid), {{"solver.alpha_deg", 2.0}});
+}
+
+TEST(FieldGuard, RepairsNonFiniteAndNonPositiveCells) {
+  PrimitiveField f{mesh::HostMatrix("r", 4, 3), mesh::HostMatrix("u", 4, 3),
+                   mesh::HostMatrix("v", 4, 3), mesh::HostMatrix("p", 4, 3)};
+  Kokkos::deep_copy(f.rho, 1.1), Kokkos::deep_copy(f.u, 0.9), Kokkos::deep_copy(f.v, 0.1),
+      Kokkos::deep_copy(f.p, 3.0);
+  f.rho(0, 0) = -0.2;
+  f.p(1, 2) = 0;
+  f.u(3, 1) = NAN;
+  f.v(2, 2) = INFINITY;
+  const GuardReport r = repair_unphysical(f, 0.5, 30);
+  EXPECT_EQ(r.cells, 12);
+  EXPECT_EQ(r.repaired, 4);
+  EXPECT_EQ(r.nonfinite, 2);
+  EXPECT_EQ(r.nonpositive_density, 1);
+  EXPECT_EQ(r.nonpositive_pressure, 1);
+  for (auto [i, j] : std::vector<std::pair<int, int>>{{0, 0}, {1, 2}, {3, 1}, {2, 2}}) {
+    EXPECT_DOUBLE_EQ(f.rho(i, j), 1.0);
+    EXPECT_NEAR(f.u(i, j), std::sqrt(3.0) / 2, 1e-15);
+    EXPECT_NEAR(f.v(i, j), 0.5, 1e-15);
+    EXPECT_NEAR(f.p(i, j), 1 / (1.4 * 0.25), 1e-15);
+  }
+  EXPECT_DOUBLE_EQ(f.rho(1, 1), 1.1);  // good cells untouched
+  EXPECT_DOUBLE_EQ(f.p(0, 1), 3.0);
+}
+
+class WarmStartSolver : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    grid_ = new mesh::CurvilinearGrid(small_grid());
+    cold_ = new AirfoilSolver();
+    cold_->initialize(parameters(), *grid_);
+    cold_iterations_ = run_to_convergence(*cold_);
+  }
+  static void TearDownTestSuite() {
+    delete cold_;
+    delete grid_;
+  }
+  static inline mesh::CurvilinearGrid* grid_ = nullptr;
+  static inline AirfoilSolver* cold_ = nullptr;
+  static inline long cold_iterations_ = 0;
+};
+
+TEST_F(WarmStartSolver, FromTheConvergedFieldConvergesInAFewCycles) {
+  auto model = fixed_model(cold_->primitive_host());
+  PrimitiveField f = predict_primitive(model, channels_of(*grid_), kNi, kNj);
+  EXPECT_EQ(repair_unphysical(f, 0.5, 2).repaired, 0);
+  AirfoilSolver warm;
+  warm.initialize(parameters(), *grid_);
+  const long primed = start_from_field(warm, f);
+  const long iterations = primed + run_to_convergence(warm);
+  EXPECT_GT(cold_iterations_, 100);
+  EXPECT_LE(iterations, 3) << "cold: " << cold_iterations_;
+  const auto a = cold_->coefficients(), b = warm.coefficients();
+  EXPECT_NEAR(a.at("cl"), b.at("cl"), 1e-7);
+  EXPECT_NEAR(a.at("cd"), b.at("cd"), 1e-7);
+}
+
+TEST_F(WarmStartSolver, ModelsPredictingCpGetPressureFromTheFreeStream) {
+  auto w = cold_->primitive_host();
+  const double p_inf = cold_->freestream_pressure();
+  auto pressure = w[3];
+  w[3] = mesh::HostMatrix("cp", kNi, kNj);
+  for (long i = 0; i < kNi; ++i)
+    for (long j = 0; j < kNj; ++j) w[3](i, j) = 2 * (pressure(i, j) - p_inf);
+  auto fixed = fixed_model(w);
+  auto meta = fixed.metadata();
+  meta.outputs = identity({"density", "velocity[0]", "velocity[1]", "Cp"});
+  surrogates::Surrogate model(
+      std::make_shared<FixedField>(fixed.network().forward(torch::zeros({1}, torch::kFloat64))),
+      meta);
+  CaseChannels channels = channels_of(*grid_);
+  EXPECT_THROW(predict_primitive(model, channels, kNi, kNj), InputError);  // no p∞ given
+  channels.freestream_pressure = p_inf;
+  const PrimitiveField f = predict_primitive(model, channels, kNi, kNj);
+  for (long i = 0; i < kNi; ++i)
+    for (long j = 0; j < kNj; ++j) ASSERT_NEAR(f.p(i, j), pressure(i, j), 1e-12);
+}
+
+TEST_F(WarmStartSolver, PerturbedStartConvergesToTheColdCoefficients) {
+  auto w = cold_->primitive_host();
+  // A smooth 5 % error in every variable plus a few unphysical cells the guard must repair.
+  for (long i = 0; i < kNi; ++i)
+    for (long j = 0; j < kNj; ++j)
+      for (int k = 0; k < 4; ++k)
+        w[static_cast<std::size_t>(k)](i, j) *= 1 + 0.05 * std::sin(0.7 * i + 1.3 * j + k);
+  w[0](5, 3) = -1;
+  w[3](20, 0) = NAN;
+  auto model = fixed_model(w);
+  PrimitiveField f = predict_primitive(model, channels_of(*grid_), kNi, kNj);
+  EXPECT_EQ(repair_unphysical(f, 0.5, 2).repaired, 2);
+  AirfoilSolver warm;
+  warm.initialize(parameters(), *grid_);
+  start_from_field(warm, f);
+  run_to_convergence(warm);
+  // Both runs stop at a residual 1e-8 of the free stream's: coefficients agree to that level.
+  const auto a = cold_->coefficients(), b = warm.coefficients();
+  EXPECT_NEAR(a.at("cl"), b.at("cl"), 1e-6);
+  EXPECT_NEAR(a.at("cd"), b.at("cd"), 1e-6);
+}
+
+TEST_F(WarmStartSolver, ModelThatDoesNotFitIsRefusedWithTheReason) {
+  auto w = cold_->primitive_host();
+  auto model = fixed_model(w);
+  auto meta = model.metadata();
+  meta.inputs = identity({"centroid_x", "centroid_y", "Mach"});  // a field the case cannot provide
+  surrogates::Surrogate wrong_inputs(std::make_shared<FixedField>(torch::zeros({kNi * kNj, 4})),
+                                     meta);
+  try {
+    predict_primitive(wrong_inputs, channels_of(*grid_), kNi, kNj);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("Mach"), std::string::npos) << e.what();
+  }
+  meta = model.metadata();
+  meta.layout = "grid";
+  meta.grid_cells = {64, 32};
+  surrogates::Surrogate wrong_grid(std::make_shared<FixedField>(torch::zeros({1, 4, kNj, kNi})),
+                                   meta);
+  try {
+    predict_primitive(wrong_grid, channels_of(*grid_), kNi, kNj);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("64 × 32 grid"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Spearman, RanksWithTies) {
+  EXPECT_DOUBLE_EQ(spearman({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0);
+  EXPECT_DOUBLE_EQ(spearman({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0);
+  EXPECT_NEAR(spearman({1, 2, 2, 3}, {1, 2, 3, 4}), 0.9486832980505138, 1e-12);
+  EXPECT_TRUE(std::isnan(spearman({1, 2}, {1, 2})));
+  EXPECT_DOUBLE_EQ(median({3, 1, 2, NAN}), 2.0);
+}
+
+// A built-in MLP model (untrained: its outputs are the normalisation means plus noise) saved
+// like `surrox train` saves one.
+void save_mlp(const std::filesystem::path& path, const std::vector<std::string>& inputs) {
+  YAML::Node node = YAML::Load("{hidden: [8], activation: tanh}");
+  auto origin = std::make_shared<CaseOrigin>();
+  origin->file = "net.yaml";
+  CaseNode section(node, origin);
+  validate_case(surrogates::networks().schema_of("mlp"), section);
+  torch::manual_seed(3);
+  std::shared_ptr<surrogates::Network> net(
+      surrogates::networks().at("mlp").make(section, static_cast<long>(inputs.size()), 4));
+  surrogates::SurrogateMetadata m;
+  m.network = "mlp";
+  m.network_yaml = "{hidden: [8], activation: tanh}";
+  m.layout = "points";
+  m.grid_cells = {kNi, kNj};
+  m.inputs = identity(inputs);
+  m.outputs = identity(kOutputs);
+  m.outputs.mean = {1.0, 0.99, 0.03, 1 / (1.4 * 0.25)};
+  m.outputs.scale = {0.01, 0.01, 0.01, 0.01};
+  surrogates::Surrogate(net, m).save(path);
+}
+
+std::string coupled_case(const std::filesystem::path& dir, const std::string& model) {
+  const auto path = dir / "couple.yaml";
+  std::ofstream(path)
+      << "solver:\n"
+         "  type: airfoil\n  mach: 0.5\n  alpha_deg: 2\n  cfl: 1000\n  max_iterations: 3000\n"
+         "  mesh: {airfoil: {type: naca, digits: \"0012\"}, cells_around: 32, cells_normal: 16,\n"
+         "         first_cell_height: 3.0e-2, farfield_radius: 8}\n"
+         "coupler: {type: warm_start, models: ["
+      << model
+      << "], labels: [tiny]}\n"
+         "sweep: {values: {solver.alpha_deg: [1, 3]}}\n"
+         "output: {vtk: false, hdf5: false}\n";
+  return path.string();
+}
+
+TEST(WarmStartCase, ModelThatDoesNotFitIsExitCodeTwo) {
+  const auto dir = testing::scratch_dir();
+  save_mlp(dir / "model.pt", {"centroid_x", "centroid_y", "solver.reynolds_number"});
+  std::string output;
+  const int rc = testing::run_surrox(
+      "run " + coupled_case(dir, "model.pt") + " -o " + (dir / "out").string(), &output);
+  EXPECT_EQ(rc, 2) << output;
+  EXPECT_NE(output.find("solver.reynolds_number"), std::string::npos) << output;
+  EXPECT_NE(output.find("does not fit"), std::string::npos) << output;
+}
+
+TEST(WarmStartCase, CaseFileWithACouplerSectionWritesTheComparison) {
+  const auto dir = testing::scratch_dir();
+  save_mlp(dir / "model.pt",
+           {"centroid_x", "centroid_y", "wall_distance", "solver.alpha_deg", "solver.mach"});
+  std::string output;
+  const int rc = testing::run_surrox(
+      "run " + coupled_case(dir, "model.pt") + " -o " + (dir / "out").string(), &output);
+  ASSERT_EQ(rc, 0) << output;
+  const auto summary = nlohmann::json::parse(std::ifstream(dir / "out/summary.json"));
+  const auto& results = summary.at("results");
+  ASSERT_EQ(results.at("cases").size(), 2u);
+  for (const auto& c : results.at("cases")) {
+    const auto& cold = c.at("cold");
+    const auto& warm = c.at("warm").at("tiny");
+    EXPECT_TRUE(cold.at("converged").get<bool>());
+    EXPECT_TRUE(warm.at("converged").get<bool>());
+    EXPECT_NEAR(cold.at("cl").get<double>(), warm.at("cl").get<double>(), 1e-6);
+    EXPECT_NEAR(cold.at("cd").get<double>(), warm.at("cd").get<double>(), 1e-6);
+    EXPECT_GT(warm.at("inference_s").get<double>(), 0);
+    EXPECT_TRUE(std::filesystem::exists(c.at("surface_csv").get<std::string>()));
+  }
+  EXPECT_TRUE(results.at("medians").at("tiny").contains("median_iteration_ratio"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "out/comparison.md"));
+}
+
+}  // namespace
+}  // namespace surrox::couplers
