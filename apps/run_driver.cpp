@@ -73,7 +73,9 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file, const
   double next_output = interval > 0 ? (std::floor(solver->time() / interval + 1e-9) + 1) * interval : INFINITY;
 
   constexpr std::size_t kProgressTicks = 1000;
-  Progress progress("run " + type, kProgressTicks, runtime.root() && options.show_progress, /*unit=*/"");
+  // Progress is part of the info output: --log-level warn (or off) keeps a run quiet.
+  const bool show = runtime.root() && options.show_progress && spdlog::default_logger_raw()->should_log(spdlog::level::info);
+  Progress progress("run " + type, kProgressTicks, show, /*unit=*/"");
   Stopwatch loop_clock;
   const long first_step = solver->step();
   bool final_written = false;

@@ -141,7 +141,8 @@ nlohmann::json run_sweep(Runtime& runtime, const io::CaseFile& case_file, const 
   // Each rank runs cases rank, rank + size, ... on its own (MPI_COMM_SELF).
   long ran = 0, skipped = 0, failed = 0;
   const std::size_t mine = (points.size() + world_size - 1 - world_rank) / world_size;
-  Progress progress("sweep", mine, world_rank == 0, "cases");
+  Progress progress("sweep", mine, world_rank == 0 && spdlog::default_logger_raw()->should_log(spdlog::level::info),
+                    "cases");
   for (std::size_t i = static_cast<std::size_t>(world_rank); i < points.size(); i += world_size) {
     const SweepPoint& point = points[i];
     const std::filesystem::path dir = case_dir(options, point);

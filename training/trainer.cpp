@@ -204,7 +204,8 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train, con
   };
 
   TrainResult result;
-  Progress progress("train", static_cast<std::size_t>(epochs_), root, "epochs");
+  Progress progress("train", static_cast<std::size_t>(epochs_),
+                    root && spdlog::default_logger_raw()->should_log(spdlog::level::info), "epochs");
   Stopwatch clock;
   long rows_trained = 0;
   bool stop = patience_ > 0 && state.bad_epochs >= patience_;
