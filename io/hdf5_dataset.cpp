@@ -293,11 +293,7 @@ void Hdf5DatasetWriter::Impl::write_mesh(const MeshData& local) {
 }
 
 void Hdf5DatasetWriter::Impl::create_fields() {
-  Hid gcpl = own(H5Pcreate(H5P_GROUP_CREATE), H5Pclose, where, "cannot create property list");
-  h5::check_status(H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED), where,
-                   "cannot track creation order");
-  Hid group = own(H5Gcreate2(file, "fields", H5P_DEFAULT, gcpl, H5P_DEFAULT), H5Gclose, where,
-                  "cannot create group /fields");
+  Hid group = h5::create_ordered_group(file, "fields", where);
   for (const auto& field : fields) {
     const bool on_cells = field.on == FieldSpec::On::kCells;
     std::vector<hsize_t> start, count, global;
@@ -570,24 +566,6 @@ MeshKind parse_kind(const std::string& text, const Where& where) {
   h5::fail(where, "unknown mesh kind '" + text + "' in /mesh");
 }
 
-herr_t collect_link(hid_t, const char* name, const H5L_info_t*, void* data) {
-  static_cast<std::vector<std::string>*>(data)->emplace_back(name);
-  return 0;
-}
-
-std::vector<std::string> link_names(hid_t group, const Where& where) {
-  std::vector<std::string> names;
-  hsize_t index = 0;
-  if (H5Literate(group, H5_INDEX_CRT_ORDER, H5_ITER_INC, &index, collect_link, &names) < 0) {
-    H5Eclear2(H5E_DEFAULT);  // creation order not tracked (a file from elsewhere): by name
-    names.clear();
-    index = 0;
-    h5::check_status(H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, &index, collect_link, &names), where,
-                     "cannot list group");
-  }
-  return names;
-}
-
 template <class T>
 std::vector<T> read_all(hid_t parent, const std::string& name, hid_t memory_type, std::size_t expected,
                         const Where& where) {
@@ -644,7 +622,7 @@ Hdf5DatasetReader::Hdf5DatasetReader(const std::filesystem::path& path) : impl_(
   }
 
   Hid fields = h5::open_group(d.file, "fields", d.where);
-  for (const auto& name : link_names(fields, d.where)) {
+  for (const auto& name : h5::link_names(fields, d.where)) {
     Hid dataset = h5::open_dataset(fields, name, d.where);
     FieldSpec field;
     field.name = name;

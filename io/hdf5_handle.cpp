@@ -301,4 +301,34 @@ void write_box(hid_t dataset, hid_t memory_type, const void* data, const std::ve
   check_status(H5Dwrite(dataset, memory_type, memory_space, file_space, dxpl, data), where, "cannot write " + what);
 }
 
+Hid create_ordered_group(hid_t parent, const std::string& name, const Where& where) {
+  Hid gcpl = own(H5Pcreate(H5P_GROUP_CREATE), H5Pclose, where, "cannot create property list");
+  check_status(H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED), where,
+               "cannot track creation order");
+  return own(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, gcpl, H5P_DEFAULT), H5Gclose, where,
+             "cannot create group " + name);
+}
+
+namespace {
+
+herr_t collect_link(hid_t, const char* name, const H5L_info_t*, void* data) {
+  static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+  return 0;
+}
+
+}  // namespace
+
+std::vector<std::string> link_names(hid_t group, const Where& where) {
+  std::vector<std::string> names;
+  hsize_t index = 0;
+  if (H5Literate(group, H5_INDEX_CRT_ORDER, H5_ITER_INC, &index, collect_link, &names) < 0) {
+    H5Eclear2(H5E_DEFAULT);  // creation order not tracked (a file from elsewhere): by name
+    names.clear();
+    index = 0;
+    check_status(H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, &index, collect_link, &names), where,
+                 "cannot list group");
+  }
+  return names;
+}
+
 }  // namespace surrox::io::h5

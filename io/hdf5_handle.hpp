@@ -95,6 +95,11 @@ Hid string_type(std::size_t length, const Where& where);
 // A scalar fixed-length string dataset (used for /case): write from `writer_rank` only in parallel.
 std::string read_string_dataset(hid_t parent, const std::string& name, const Where& where);
 
+// A group that tracks the creation order of its links, so its members list in the order written.
+Hid create_ordered_group(hid_t parent, const std::string& name, const Where& where);
+// Names of a group's links in creation order (by name when the file did not track the order).
+std::vector<std::string> link_names(hid_t group, const Where& where);
+
 // Dataset shape.
 std::vector<hsize_t> dataset_dims(hid_t dataset, const Where& where);
 

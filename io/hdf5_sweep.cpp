@@ -94,27 +94,6 @@ std::vector<double> read_doubles(hid_t parent, const std::string& name, std::siz
   return values;
 }
 
-herr_t collect_name(hid_t, const char* name, const H5L_info_t*, void* data) {
-  static_cast<std::vector<std::string>*>(data)->push_back(name);
-  return 0;
-}
-
-std::vector<std::string> members(hid_t group, const Where& where) {
-  std::vector<std::string> names;
-  h5::check_status(H5Literate(group, H5_INDEX_CRT_ORDER, H5_ITER_INC, nullptr, collect_name, &names), where,
-                   "cannot list group members");
-  return names;
-}
-
-// Group creation that remembers creation order, so fields read back in the order written.
-Hid create_ordered_group(hid_t parent, const std::string& name, const Where& where) {
-  Hid gcpl = own(H5Pcreate(H5P_GROUP_CREATE), H5Pclose, where, "cannot create property list");
-  h5::check_status(H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED), where,
-                   "cannot track creation order");
-  return own(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, gcpl, H5P_DEFAULT), H5Gclose, where,
-             "cannot create group " + name);
-}
-
 struct ArrayLayout {
   std::string name;
   bool on_cells = false;
@@ -170,7 +149,7 @@ void SweepDatasetWriter::Impl::lay_out(const SweepCase& first) {
     throw InputError("sweep datasets hold structured or image meshes; case '" + first.name + "' has a " +
                      to_string(kind) + " mesh");
   }
-  fields_group = create_ordered_group(file, "fields", where);
+  fields_group = h5::create_ordered_group(file, "fields", where);
   auto add = [&](const NamedArray& array, bool on_cells) {
     ArrayLayout layout{array.name, on_cells, array.tuples(), array.components()};
     Hid dataset = h5::create_dataset(fields_group, array.name, H5T_IEEE_F64LE,
@@ -284,7 +263,7 @@ void SweepDatasetWriter::close() {
                 std::to_string(missing - d.written.begin()) + " was never written");
   write_string_array(d.file, "case_names", d.names, d.where);
   // Parameters: numbers when every value is one, text otherwise (airfoil names, file paths).
-  Hid parameters = create_ordered_group(d.file, "parameters", d.where);
+  Hid parameters = h5::create_ordered_group(d.file, "parameters", d.where);
   for (std::size_t p = 0; p < d.parameter_names.size(); ++p) {
     std::vector<double> numbers(d.cases);
     bool numeric = true;
@@ -295,7 +274,7 @@ void SweepDatasetWriter::close() {
     else
       write_string_array(parameters, d.parameter_names[p], d.parameter_values[p], d.where);
   }
-  Hid results = create_ordered_group(d.file, "results", d.where);
+  Hid results = h5::create_ordered_group(d.file, "results", d.where);
   for (std::size_t r = 0; r < d.result_names.size(); ++r)
     write_doubles(results, d.result_names[r], d.result_values[r], d.where);
   parameters.reset();
@@ -355,7 +334,7 @@ SweepDatasetReader::SweepDatasetReader(const std::filesystem::path& path) : impl
   if (points.size() != 1 || points[0] < 1) h5::fail(d.where, "bad /mesh number_of_points");
   d.points = static_cast<std::size_t>(points[0]);
   Hid fields = h5::open_group(d.file, "fields", d.where);
-  for (const auto& name : members(fields, d.where)) {
+  for (const auto& name : h5::link_names(fields, d.where)) {
     Hid dataset = h5::open_dataset(fields, name, d.where);
     const auto dims = h5::dataset_dims(dataset, d.where);
     if (dims.size() != 3 || dims[0] != d.cases) h5::fail(d.where, "/fields/" + name + " is not [case, tuples, components]");
@@ -440,7 +419,7 @@ HostArray SweepDatasetReader::read(const std::string& field, std::size_t index) 
 std::vector<std::string> SweepDatasetReader::parameter_names() const {
   h5::quiet();
   Hid group = h5::open_group(impl_->file, "parameters", impl_->where);
-  return members(group, impl_->where);
+  return h5::link_names(group, impl_->where);
 }
 
 std::vector<double> SweepDatasetReader::parameter(const std::string& name) const {
@@ -469,7 +448,7 @@ std::vector<std::string> SweepDatasetReader::parameter_text(const std::string& n
 std::vector<std::string> SweepDatasetReader::result_names() const {
   h5::quiet();
   Hid group = h5::open_group(impl_->file, "results", impl_->where);
-  return members(group, impl_->where);
+  return h5::link_names(group, impl_->where);
 }
 
 std::vector<double> SweepDatasetReader::result(const std::string& name) const {
