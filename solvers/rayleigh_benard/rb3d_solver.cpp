@@ -474,19 +474,9 @@ StepReport RayleighBenard3dSolver::advance() {
   if (!std::isfinite(limit))
     throw Error(
         fmt::format("the run blew up at step {} (t = {:.6g}): non-finite velocity", step_, time_));
-  double dt = std::min(cfl_ * limit, max_dt_);
   double target = end_time_;
   if (requested_stop_ > time_) target = std::min(target, requested_stop_);
-  bool lands = false;
-  if (time_ + dt >= target * (1 - 1e-13)) {
-    dt = target - time_;
-    lands = true;
-  } else if (time_ + 2 * dt > target) {
-    dt = 0.5 * (target - time_);
-  }
-  if (!(dt > 1e-12 * std::max(1.0, time_)))
-    throw Error(fmt::format("the time step collapsed at step {} (t = {:.6g}, dt = {:.3g})",
-                            step_ + 1, time_, dt));
+  const auto [dt, lands] = detail::land_step(std::min(cfl_ * limit, max_dt_), time_, target, step_ + 1);
   Kokkos::deep_copy(u0_, u_);
   Kokkos::deep_copy(v0_, v_);
   Kokkos::deep_copy(w0_, w_);

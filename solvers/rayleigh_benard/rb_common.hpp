@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "core/error.hpp"
 #include "solvers/scoped_phase.hpp"
 
 namespace surrox::solvers::rayleigh_benard::detail {
@@ -157,6 +160,26 @@ class SmoothPerturbation {
   Kokkos::View<double* [6]> modes_;  // l, m, n, a, θ, φ
 };
 
+
+// The step to take from `time` with the stable step `dt`: it lands exactly on `target` (the end
+// time or the driver's next output) and halves the step before it rather than leave a sliver.
+// A step collapsing to round-off is a blow-up: Error naming the step.
+struct LandedStep {
+  double dt;
+  bool lands;  // the step ends exactly on target
+};
+inline LandedStep land_step(double dt, double time, double target, long next_step) {
+  bool lands = false;
+  if (time + dt >= target * (1 - 1e-13)) {
+    dt = target - time;
+    lands = true;
+  } else if (time + 2 * dt > target) {
+    dt = 0.5 * (target - time);
+  }
+  if (!(dt > 1e-12 * std::max(1.0, time)))
+    throw Error(fmt::format("the time step collapsed at step {} (t = {:.6g}, dt = {:.3g})", next_step, time, dt));
+  return {dt, lands};
+}
 
 // The figures every monitor() row and summary report, in this order.
 inline constexpr const char* kFigures[] = {"nu_bottom",  "nu_top",        "nu_volume",

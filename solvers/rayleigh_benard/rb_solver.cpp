@@ -543,7 +543,7 @@ void RayleighBenardSolver::check_finite() const {
 }
 
 StepReport RayleighBenardSolver::advance() {
-  double dt;
+  double stable;
   {
     ScopedPhase phase(phase_seconds_, "advection_diffusion");
     const double limit = stable_dt();
@@ -552,21 +552,12 @@ StepReport RayleighBenardSolver::advance() {
       throw Error(fmt::format("the run blew up at step {} (t = {:.6g}): non-finite velocity", step_,
                               time_));
     }
-    dt = std::min(cfl_ * limit, max_dt_);
+    stable = std::min(cfl_ * limit, max_dt_);
   }
   // Land exactly on end_time and on output times; avoid a sliver step before them.
   double target = end_time_;
   if (requested_stop_ > time_) target = std::min(target, requested_stop_);
-  bool lands = false;
-  if (time_ + dt >= target * (1 - 1e-13)) {
-    dt = target - time_;
-    lands = true;
-  } else if (time_ + 2 * dt > target) {
-    dt = 0.5 * (target - time_);
-  }
-  if (!(dt > 1e-12 * std::max(1.0, time_)))
-    throw Error(fmt::format("the time step collapsed at step {} (t = {:.6g}, dt = {:.3g})",
-                            step_ + 1, time_, dt));
+  const auto [dt, lands] = detail::land_step(stable, time_, target, step_ + 1);
 
   Kokkos::deep_copy(u0_, u_);
   Kokkos::deep_copy(w0_, w_);
