@@ -417,6 +417,31 @@ double AirfoilShape::upper_y(double at) const {
   return branch_height(bx, by, at);
 }
 
+ShapeDescriptors describe_shape(const AirfoilShape& shape) {
+  const std::size_t le = shape.leading_edge();
+  const double x_le = shape.x[le], y_le = shape.y[le], x_te = shape.x[0], y_te = shape.y[0];
+  const double c = shape.chord();
+  ShapeDescriptors d;
+  constexpr int kStations = 400;
+  for (int n = 1; n < kStations; ++n) {
+    const double s = 0.5 * (1 - std::cos(M_PI * n / kStations));  // x/c, clustered at both ends
+    const double at = x_le + s * (x_te - x_le);
+    const double upper = shape.upper_y(at), lower = shape.lower_y(at);
+    const double thickness = (upper - lower) / c;
+    const double camber = (0.5 * (upper + lower) - (y_le + s * (y_te - y_le))) / c;
+    if (thickness > d.thickness) d.thickness = thickness, d.thickness_position = s;
+    if (std::abs(camber) > std::abs(d.camber)) d.camber = camber, d.camber_position = s;
+  }
+  return d;
+}
+
+std::map<std::string, double> named_descriptors(const ShapeDescriptors& d) {
+  return {{"airfoil_thickness", d.thickness},
+          {"airfoil_thickness_position", d.thickness_position},
+          {"airfoil_camber", d.camber},
+          {"airfoil_camber_position", d.camber_position}};
+}
+
 void validate_airfoil(const AirfoilShape& s) {
   const std::size_t n = s.size();
   if (s.y.size() != n)

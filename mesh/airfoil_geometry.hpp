@@ -3,6 +3,7 @@
 // (Selig and Lednicer formats), Joukowski airfoils from the conformal map (with their exact
 // potential-flow solution, for validating the airfoil solver), resampling with cosine or
 // curvature-based spacing, and the checks that turn bad coordinates into InputErrors.
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +38,19 @@ struct AirfoilShape {
   double upper_y(double at) const;
   double lower_y(double at) const;
 };
+
+// Thickness and camber in chords, with their x/c positions, measured vertically between the
+// surfaces at cosine-spaced stations from the LE to the TE; the camber is taken from the chord
+// line through LE and TE. For any shape, generated or read, so a surrogate's shape inputs mean
+// the same for NACA and .dat airfoils (NACA 2412: camber 0.02 at 0.4, thickness ≈ 0.12).
+struct ShapeDescriptors {
+  double thickness = 0, thickness_position = 0;
+  double camber = 0, camber_position = 0;  // the camber of largest magnitude, signed
+};
+ShapeDescriptors describe_shape(const AirfoilShape& shape);
+// The descriptors by the names solvers report them under and surrogates take them as inputs:
+// airfoil_thickness, airfoil_thickness_position, airfoil_camber, airfoil_camber_position.
+std::map<std::string, double> named_descriptors(const ShapeDescriptors& d);
 
 // Checks a shape: at least 10 points, no duplicate points, no self-intersection, clockwise.
 // Throws InputError with the source (file name) and the line of the offending point.

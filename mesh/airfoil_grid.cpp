@@ -288,6 +288,7 @@ CurvilinearGrid build_airfoil_grid(const AirfoilShape& input, const AirfoilGridO
     info->center_y = cy;
     info->growth_ratio = ratio;
     info->relaxed_layers = relaxed;
+    info->shape = describe_shape(shape);
   }
   return grid;
 }

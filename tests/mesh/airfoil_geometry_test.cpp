@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -393,6 +394,30 @@ TEST(JoukowskiAirfoil, ThinLimitApproachesFlatPlateTheory) {
   const JoukowskiAirfoil j(-1e-4, 0.0);
   EXPECT_NEAR(j.lift_coefficient(0.1), 2 * M_PI * std::sin(0.1), 2e-3);
   EXPECT_NEAR(j.chord(), 4.0, 1e-3);
+}
+
+// The shape descriptors a surrogate takes as inputs recover the NACA designation: 4-digit "MPTT"
+// is camber M % at P/10 of the chord, thickness TT % (NACA thickness is measured normal to the
+// camber line, the descriptor vertically from the LE–TE chord line, which tilts a little when
+// the farthest point from the TE is not the camber line's end: within 10 % on a 4 % camber, and
+// the maximum is flat, so its position moves by a few % of the chord).
+TEST(ShapeDescriptors, RecoverNacaDigits) {
+  const ShapeDescriptors symmetric = describe_shape(naca_airfoil("0012"));
+  EXPECT_NEAR(symmetric.thickness, 0.12, 2e-4);
+  EXPECT_NEAR(symmetric.thickness_position, 0.30, 0.01);
+  EXPECT_NEAR(symmetric.camber, 0.0, 1e-9);
+  const ShapeDescriptors cambered = describe_shape(naca_airfoil("4415"));
+  EXPECT_NEAR(cambered.camber, 0.04, 0.004);
+  EXPECT_LT(describe_shape(naca_airfoil("2415")).camber, cambered.camber - 0.015);
+  EXPECT_NEAR(cambered.camber_position, 0.40, 0.04);
+  EXPECT_NEAR(cambered.thickness, 0.15, 2e-3);
+  // A file gives the same numbers as the generator it came from.
+  const auto path = std::filesystem::temp_directory_path() / "surrox_descriptors_4415.dat";
+  write_selig(naca_airfoil("4415"), path.string());
+  const ShapeDescriptors read = describe_shape(read_airfoil_file(path.string()));
+  std::filesystem::remove(path);
+  EXPECT_NEAR(read.camber, cambered.camber, 1e-6);
+  EXPECT_NEAR(read.thickness, cambered.thickness, 1e-6);
 }
 
 }  // namespace
