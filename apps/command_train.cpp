@@ -15,7 +15,7 @@
 #include "surrogates/networks.hpp"
 #include "surrogates/surrogate.hpp"
 #include "training/field_dataset.hpp"
-#include "training/gloo_data_parallel.hpp"
+#include "training/collective_data_parallel.hpp"
 #include "training/trainer.hpp"
 
 namespace surrox::apps {
@@ -101,7 +101,7 @@ class TrainCommand final : public Command {
       std::filesystem::create_directories(output_dir);
       write_text_atomically(output_dir / "config.resolved.yaml", config.resolved_yaml());
     }
-    training::Trainer trainer(training_node, training::gloo_data_parallel(runtime.comm()));
+    training::Trainer trainer(training_node, training::collective_data_parallel(runtime.comm()));
     const std::optional<std::filesystem::path> resume =
         resume_.empty() ? std::nullopt : std::optional<std::filesystem::path>(resume_);
     const training::TrainResult fit =

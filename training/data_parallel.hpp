@@ -14,7 +14,9 @@ class DataParallel {
   virtual ~DataParallel() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
-  // In place: each gradient becomes its sum over ranks.
+  // In place: each gradient becomes its sum over ranks. Collective: every rank passes gradients
+  // of the same shapes, dtypes and devices in the same order. Gradients that are views lying
+  // back to back in one buffer are summed there without copies.
   virtual void sum_gradients(std::vector<torch::Tensor>& gradients) = 0;
   // Sum of a value over ranks (loss sums, counts).
   virtual double sum(double value) = 0;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <random>
 
 #include "core/atomic_file.hpp"
@@ -53,6 +54,51 @@ std::string metrics_csv(const std::vector<EpochRecord>& history) {
                         r.learning_rate, r.seconds);
   return text;
 }
+
+// While alive, each parameter's gradient is a view of one flat buffer per run of parameters
+// with the same dtype and device, so that the data-parallel sum works on the buffers in place
+// instead of copying into buckets and back (DDP's gradient_as_bucket_view). Backward accumulates
+// into existing gradients, so the views last as long as only zero() resets them: the
+// optimizer's zero_grad would detach_ them, which views refuse. The destructor gives every
+// gradient its own memory again, so the model leaves fit() as it would on one process.
+class FlatGradients {
+ public:
+  explicit FlatGradients(const std::vector<torch::Tensor>& parameters) : parameters_(parameters) {
+    for (std::size_t first = 0, last = 0; first < parameters_.size(); first = last) {
+      const auto options =
+          torch::TensorOptions().dtype(parameters_[first].dtype()).device(parameters_[first].device());
+      std::int64_t numel = 0;
+      for (last = first; last < parameters_.size() && parameters_[last].dtype() == options.dtype() &&
+                         parameters_[last].device() == options.device();
+           ++last)
+        numel += parameters_[last].numel();
+      const torch::Tensor flat = torch::zeros({numel}, options);
+      std::int64_t offset = 0;
+      for (std::size_t i = first; i < last; ++i) {
+        auto& p = parameters_[i];
+        torch::Tensor view = flat.slice(0, offset, offset + p.numel()).view_as(p);
+        if (p.grad().defined()) view.copy_(p.grad());
+        p.mutable_grad() = view;
+        offset += p.numel();
+      }
+      buffers_.push_back(flat);
+    }
+  }
+  FlatGradients(const FlatGradients&) = delete;
+  FlatGradients& operator=(const FlatGradients&) = delete;
+  ~FlatGradients() {
+    for (auto& p : parameters_)
+      if (p.grad().defined()) p.mutable_grad() = p.grad().clone();
+  }
+
+  void zero() {
+    for (auto& buffer : buffers_) buffer.zero_();
+  }
+
+ private:
+  std::vector<torch::Tensor> parameters_;
+  std::vector<torch::Tensor> buffers_;
+};
 
 class SingleProcess final : public DataParallel {
  public:
@@ -136,6 +182,8 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train, con
   const bool root = parallel_->rank() == 0;
   if (root) std::filesystem::create_directories(output_dir);
   auto parameters = model.parameters();
+  std::optional<FlatGradients> flat_gradients;
+  if (parallel_->size() > 1) flat_gradients.emplace(parameters);
   auto optimizer = optimizers().at(optimizer_section_.type()).make(parameters, optimizer_section_);
   const double base_rate = optimizer_section_.real("lr");
 
@@ -220,7 +268,11 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train, con
     for (long b = 0; b < train.rows(); b += batch_size_) {
       const long global_rows = std::min(train.rows(), b + batch_size_) - b;
       const auto [begin, end] = share(global_rows, parallel_->rank(), parallel_->size());
-      optimizer->zero_grad();
+      if (flat_gradients) {
+        flat_gradients->zero();
+      } else {
+        optimizer->zero_grad();
+      }
       if (end > begin) {
         const TensorSet batch = train.select(order.slice(0, b + begin, b + end));
         const torch::Tensor terms = loss_->rows(model.forward(batch.inputs), batch.targets, batch.weights);

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Side-by-side training throughput: surrox's trainer (bench_train) against Python PyTorch
 # (train_bench.py, Debian's python3-torch on the same LibTorch 1.13) on the same MLP, batch,
-# optimizer and data size; median of N runs each, on 1 and 2 threads. Then data-parallel
-# efficiency: bench_train on 2 MPI ranks (1 thread each, same global batch) against 1 rank.
+# optimizer and data size; median of N runs each, on 1 and 2 threads. Data-parallel efficiency
+# (1 against 2 MPI ranks) is bench/training/data_parallel_efficiency.sh.
 #
 # Usage: bench/training/compare_pytorch.sh [build dir] [repeats] [rows]
 set -euo pipefail
@@ -13,7 +13,6 @@ rows=${3:-131072}
 bench="$build/bench/training/bench_train"
 python=/usr/bin/python3
 $python -c "import torch" 2> /dev/null || { echo "python3-torch is not installed: apt-get install python3-torch"; exit 1; }
-mpirun_flags="--allow-run-as-root --oversubscribe"
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 rate() { $python -c "import json,sys; print(json.loads(sys.stdin.readlines()[-1])['samples_per_second'])"; }
@@ -25,8 +24,3 @@ for threads in 1 2; do
   printf "%-34s %14.0f %14.0f %8.3f\n" "MLP 4x256, batch 1024, $threads thread(s)" "$s" "$p" \
     "$($python -c "print($s / $p)")"
 done
-one=$(for r in $(seq "$repeats"); do "$bench" "$rows" 1024 3 1 | rate; done | median)
-two=$(for r in $(seq "$repeats"); do mpirun $mpirun_flags -n 2 "$bench" "$rows" 1024 3 1 | rate; done | median)
-printf "\ndata parallel, global batch 1024, 1 thread per rank:\n"
-printf "  1 rank %.0f samples/s, 2 ranks %.0f samples/s, efficiency %.1f %%\n" "$one" "$two" \
-  "$($python -c "print(100 * $two / (2 * $one))")"

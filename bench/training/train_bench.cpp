@@ -1,19 +1,23 @@
 // Training throughput of surrox's trainer on the per-point MLP of the airfoil surrogate
 // (5 inputs → 4 × 256 GELU → 4 outputs, Adam, MSE, float32), on synthetic rows. Prints one
 // JSON line with samples/s; under mpirun the same global batches are split over the ranks
-// (Gloo gradient sums), which gives the data-parallel efficiency. Its PyTorch twin is
-// train_bench.py; compare_pytorch.sh runs both side by side.
+// (gradient sums over MPI or Gloo), which gives the data-parallel efficiency
+// (data_parallel_efficiency.sh). Its PyTorch twin is train_bench.py; compare_pytorch.sh runs
+// both side by side.
 //
-// Usage: bench_train [rows] [batch] [epochs] [threads]
+// Usage: bench_train [rows] [batch] [epochs] [threads] [mpi|gloo]
+// The last argument says how gradient buckets in host memory are summed over ranks: MPI's
+// allreduce (the default) or the c10d Gloo process group over TCP.
 #include <fmt/format.h>
 
 #include <cstdlib>
 #include <iostream>
+#include <string>
 
 #include "core/runtime.hpp"
 #include "io/case_file.hpp"
 #include "surrogates/networks.hpp"
-#include "training/gloo_data_parallel.hpp"
+#include "training/collective_data_parallel.hpp"
 #include "training/trainer.hpp"
 
 int main(int argc, char** argv) {
@@ -25,6 +29,11 @@ int main(int argc, char** argv) {
   const long batch = argc > 2 ? std::atol(argv[2]) : 1024;
   const long epochs = argc > 3 ? std::atol(argv[3]) : 3;
   const int threads = argc > 4 ? std::atoi(argv[4]) : 1;
+  const std::string transport = argc > 5 ? argv[5] : "mpi";
+  if (transport != "mpi" && transport != "gloo") {
+    std::cerr << "bench_train: the transport is mpi or gloo, not " << transport << "\n";
+    return 2;
+  }
   runtime.set_torch_threads(threads);
 
   Schema root("bench");
@@ -43,14 +52,18 @@ int main(int argc, char** argv) {
   const training::TensorSet none{torch::empty({0, 5}), torch::empty({0, 4}), {}};
   const CaseNode net = config.root.section("network");
   std::unique_ptr<surrogates::Network> model = surrogates::networks().at("mlp").make(net, 5, 4);
-  training::Trainer trainer(config.root.section("training"), training::gloo_data_parallel(runtime.comm()));
+  training::DataParallelOptions parallel;
+  parallel.host_transport =
+      transport == "mpi" ? training::HostTransport::kMpi : training::HostTransport::kProcessGroup;
+  training::Trainer trainer(config.root.section("training"), training::collective_data_parallel(runtime.comm(), parallel));
   const auto dir = std::filesystem::temp_directory_path() / fmt::format("surrox_bench_train_{}", getpid());
   const training::TrainResult r = trainer.fit(*model, train, none, dir);
   if (runtime.root()) {
     std::filesystem::remove_all(dir);
     std::cout << fmt::format("{{\"code\": \"surrox\", \"ranks\": {}, \"threads\": {}, \"rows\": {}, \"batch\": {}, "
-                             "\"epochs\": {}, \"samples_per_second\": {:.1f}, \"final_loss\": {:.6g}}}\n",
-                             runtime.size(), threads, rows, batch, epochs, r.samples_per_second,
+                             "\"epochs\": {}, \"transport\": \"{}\", \"samples_per_second\": {:.1f}, "
+                             "\"final_loss\": {:.6g}}}\n",
+                             runtime.size(), threads, rows, batch, epochs, transport, r.samples_per_second,
                              r.history.back().train_loss);
   }
   return 0;
