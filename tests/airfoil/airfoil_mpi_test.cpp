@@ -20,39 +20,16 @@
 #include "io/vtk_writer.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
 #include "support/test_paths.hpp"
+#include "tests/airfoil/mpi_support.hpp"
 #include "tests/airfoil/test_grids.hpp"
 
 namespace surrox::solvers::airfoil {
 namespace {
 
-using Fields = std::array<AirfoilSolver::HostMatrix, 4>;
-
-MPI_Comm world() { return surrox::testing::runtime().comm(); }
-
-AirfoilParameters parameters(Equations equations) {
-  AirfoilParameters p;
-  p.equations = equations;
-  p.reynolds = 500;
-  p.mach = 0.4;
-  p.alpha_deg = 3;
-  p.cfl = 1000;
-  p.linear_fix = equations == Equations::kEuler ? 0.2 : 0.0;
-  return p;
-}
-
-// max |a − b| over max |b|, the worst of the four fields.
-double relative_difference(const Fields& a, const Fields& b) {
-  double worst = 0;
-  for (int k = 0; k < 4; ++k) {
-    double diff = 0, scale = 0;
-    for (std::size_t n = 0; n < a[k].size(); ++n) {
-      diff = std::max(diff, std::fabs(a[k].data()[n] - b[k].data()[n]));
-      scale = std::max(scale, std::fabs(b[k].data()[n]));
-    }
-    worst = std::max(worst, diff / std::max(scale, 1e-300));
-  }
-  return worst;
-}
+using testing::Fields;
+using testing::parameters;
+using testing::relative_difference;
+using testing::world;
 
 TEST(AirfoilMpi2, SlabsSplitTheRowsAndKeepTheMultigridLevels) {
   const auto jk = testing::joukowski_grid(64, 32, -0.1, 0.05, 10);
