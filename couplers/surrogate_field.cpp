@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.hpp"
+#include "surrogates/grid_channels.hpp"
 
 namespace surrox::couplers {
 
@@ -22,6 +23,13 @@ CaseChannels airfoil_case_channels(const mesh::CurvilinearGrid& grid,
             {"centroid_y", cy},
             {"wall_distance", metrics.wall_distance},
             {"cell_area", metrics.area}};
+  const auto& index_names = surrogates::grid_index_channels();
+  for (int g = 0; g < static_cast<int>(index_names.size()); ++g) {
+    mesh::HostMatrix values(index_names[static_cast<std::size_t>(g)], ni, nj);
+    for (long i = 0; i < ni; ++i)
+      for (long j = 0; j < nj; ++j) values(i, j) = surrogates::grid_index_value(g, i, j, ni, nj);
+    c.cell.emplace(index_names[static_cast<std::size_t>(g)], values);
+  }
   c.parameters = std::move(parameters);
   return c;
 }

@@ -8,7 +8,7 @@
 #      loss curves; each training also writes its own loss.png) and OUT/cp.png (surface Cp of
 #      one test case: CFD vs. the two predictions).
 # Needs a built surrox (scripts/build.sh) and python3-matplotlib for the plots. A rerun skips the
-# sweep cases already finished. Measured: 2 min 49 s on the 2-core development machine
+# sweep cases already finished. Measured: 2 min 46 s on the 2-core development machine
 # (docs/validation/warm_start.md).
 #
 # Usage: scripts/pipeline.sh [OUT]        (default out/airfoil_surrogate)

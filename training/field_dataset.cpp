@@ -1,6 +1,7 @@
 #include "training/field_dataset.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "io/hdf5_sweep.hpp"
+#include "surrogates/grid_channels.hpp"
 
 namespace surrox::training {
 namespace {
@@ -59,13 +61,15 @@ class ChannelReader {
     std::vector<std::string> names;
     for (const auto& text : specs) {
       const ChannelSpec spec = parse_channel(text, section_, key);
-      if (spec.field == "centroid_x" || spec.field == "centroid_y") {
+      if (spec.field == "centroid_x" || spec.field == "centroid_y" ||
+          surrogates::grid_index_channel(spec.field) >= 0) {
         names.push_back(spec.field);
         continue;
       }
       auto f = fields_.find(spec.field);
       if (f == fields_.end()) section_.fail(key, "the dataset " + reader_path() + " has no field '" + spec.field +
-                                                     "'; it has: " + known_fields() + ", centroid_x, centroid_y");
+                                                     "'; it has: " + known_fields() + ", centroid_x, centroid_y, " +
+                                                     fmt::format("{}", fmt::join(surrogates::grid_index_channels(), ", ")));
       if (f->second.on != io::FieldSpec::On::kCells)
         section_.fail(key, "'" + spec.field + "' is a point field; only cell fields are per-cell channels");
       const long components = static_cast<long>(f->second.components);
@@ -103,6 +107,11 @@ class ChannelReader {
         if (cx.empty()) std::tie(cx, cy) = centroids(reader_.points(index), ni_, nj_);
         const auto& v = spec.field == "centroid_x" ? cx : cy;
         std::copy(v.begin(), v.end(), row);
+        continue;
+      }
+      if (const int g = surrogates::grid_index_channel(spec.field); g >= 0) {
+        for (long j = 0; j < nj_; ++j)
+          for (long i = 0; i < ni_; ++i) row[i + ni_ * j] = surrogates::grid_index_value(g, i, j, ni_, nj_);
         continue;
       }
       auto it = cache.find(spec.field);
@@ -168,7 +177,9 @@ Normalization statistics(const torch::Tensor& rows_channels, const std::vector<s
 Schema FieldDataset::schema() {
   Schema s("Training data from a sweep dataset: which fields are inputs and outputs, and how cases are split.");
   s.input_path("path", "the sweep dataset (surrox-sweep HDF5, written by a case with a sweep section)");
-  s.strings("inputs", "per-cell input channels: cell fields (name or name[component]) and centroid_x, centroid_y")
+  s.strings("inputs", "per-cell input channels: cell fields (name or name[component]), centroid_x, centroid_y, and "
+                      "the cell's place in the grid: grid_i_cos, grid_i_sin (angle 2π(i + ½)/ni around the "
+                      "periodic direction), grid_j ((j + ½)/nj from the wall)")
       .fallback("[centroid_x, centroid_y]");
   s.strings("parameters", "swept parameters or solver results broadcast to every cell as inputs "
                           "(e.g. solver.alpha_deg, solver.mach)")

@@ -98,6 +98,20 @@ CaseChannels channels_of(const mesh::CurvilinearGrid& grid) {
   return airfoil_case_channels(grid, mesh::compute_metrics(grid), {{"solver.alpha_deg", 2.0}});
 }
 
+// Inference builds the same grid-index channels as training (surrogates/grid_channels.hpp).
+TEST(CaseChannels, ProvideTheGridIndexChannels) {
+  const mesh::CurvilinearGrid grid = small_grid();
+  const CaseChannels c = channels_of(grid);
+  const long ni = grid.cells_i(), nj = grid.cells_j();
+  ASSERT_TRUE(c.cell.count("grid_i_cos") && c.cell.count("grid_i_sin") && c.cell.count("grid_j"));
+  for (long i = 0; i < ni; i += 5)
+    for (long j = 0; j < nj; j += 3) {
+      EXPECT_DOUBLE_EQ(c.cell.at("grid_i_cos")(i, j), std::cos(2 * M_PI * (i + 0.5) / ni));
+      EXPECT_DOUBLE_EQ(c.cell.at("grid_i_sin")(i, j), std::sin(2 * M_PI * (i + 0.5) / ni));
+      EXPECT_DOUBLE_EQ(c.cell.at("grid_j")(i, j), (j + 0.5) / nj);
+    }
+}
+
 TEST(FieldGuard, RepairsNonFiniteAndNonPositiveCells) {
   PrimitiveField f{mesh::HostMatrix("r", 4, 3), mesh::HostMatrix("u", 4, 3),
                    mesh::HostMatrix("v", 4, 3), mesh::HostMatrix("p", 4, 3)};

@@ -5,6 +5,7 @@
 // the training cases only, point and grid layouts, area weights, and bad input.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 #include "core/error.hpp"
@@ -76,6 +77,22 @@ TEST(FieldDataset, GridLayoutAndGroups) {
   const int k = std::stoi(d.train_cases[0].substr(5));
   const auto raw = d.outputs.invert(d.train.targets.to(torch::kFloat64));
   EXPECT_NEAR(raw[0][0][1][3].item<double>(), k + 3 + kNi * 1, 1e-4);
+}
+
+// The grid-index channels (surrogates/grid_channels.hpp) come from the grid's shape, not the
+// file: cell (i, j) gets cos and sin of 2π(i + ½)/ni and (j + ½)/nj, in the points layout's
+// i-fastest row order.
+TEST(FieldDataset, GridIndexChannels) {
+  const auto sweep = make_sweep(testing::scratch_dir());
+  const FieldDataset d = load(sweep, {"data.inputs=[grid_i_cos, grid_i_sin, grid_j]", "data.dtype=float64"});
+  const auto raw = d.inputs.invert(d.train.inputs.slice(0, 0, kNi * kNj));
+  for (long j = 0; j < kNj; ++j)
+    for (long i = 0; i < kNi; ++i) {
+      const double angle = 2 * M_PI * (i + 0.5) / kNi;
+      EXPECT_NEAR(raw[i + kNi * j][0].item<double>(), std::cos(angle), 1e-12);
+      EXPECT_NEAR(raw[i + kNi * j][1].item<double>(), std::sin(angle), 1e-12);
+      EXPECT_NEAR(raw[i + kNi * j][2].item<double>(), (j + 0.5) / kNj, 1e-12);
+    }
 }
 
 TEST(FieldDataset, BadInputNamesWhatIsWrong) {
