@@ -128,7 +128,7 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file, const
   results["residual"] = solver->residual();
   const solvers::Diagnostics diagnostics = solver->diagnostics();
   results["diagnostics"] = diagnostics;
-  results["fields"] = surrogates::field_statistics(solver->state());
+  results["fields"] = surrogates::field_statistics(solver->state(), runtime.comm());
   results["outputs"] = output.close();
   if (const std::string csv = monitor.close(); !csv.empty()) results["outputs"]["monitor_csv"] = csv;
   if (checkpoints) results["outputs"]["checkpoint"] = checkpoint_path.string();
