@@ -16,6 +16,7 @@
 #include "couplers/surrogate_field.hpp"
 #include "mesh/airfoil_grid.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
+#include "solvers/residual_levels.hpp"
 
 namespace surrox::couplers {
 namespace {
@@ -28,21 +29,10 @@ struct Model {
   std::unique_ptr<surrogates::Surrogate> surrogate;
 };
 
-// The residual levels at which the comparison also counts cycles: every decade from 1e-4 down
-// to the solver's criterion. A multigrid solver converges geometrically, so how much a start
-// near the answer saves depends on how deep the criterion is; the levels show it per run.
-std::vector<double> residual_levels(double residual_drop) {
-  std::vector<double> levels;
-  for (double level = 1e-4; level > residual_drop * (1 + 1e-9); level /= 10)
-    levels.push_back(level);
-  levels.push_back(residual_drop);
-  return levels;
-}
-
-std::string level_name(double level) { return fmt::format("{:.0e}", level); }
+using solvers::ResidualLevels;
 
 struct Run {
-  std::vector<long> cycles_to_level;  // cycle from which the residual stays below each level
+  ResidualLevels levels;  // where the residual crossed each decade for good
   long iterations = 0;
   bool converged = false;
   double solve_s = 0;
@@ -52,22 +42,12 @@ struct Run {
 
 // Iterates to the solver's own criterion (or max_iterations); divergence ends the run.
 Run iterate(AirfoilSolver& solver) {
-  Run run;
-  const auto levels = residual_levels(solver.parameters().residual_drop);
-  run.cycles_to_level.assign(levels.size(), -1);
+  Run run{ResidualLevels(solver.parameters().residual_drop)};
   Stopwatch watch;
   while (!solver.finished()) {
     solver.advance();
     if (!std::isfinite(solver.residual())) break;
-    // The cycle from which the residual stays below the level to the end of the run (a start
-    // near the answer may begin below a level and rise above it again), counted as the solver
-    // counts its iterations, so the last level's count is `iterations`.
-    for (std::size_t l = 0; l < levels.size(); ++l) {
-      if (solver.residual() > levels[l])
-        run.cycles_to_level[l] = -1;
-      else if (run.cycles_to_level[l] < 0)
-        run.cycles_to_level[l] = solver.step();
-    }
+    run.levels.record(solver.residual(), solver.step());
   }
   run.solve_s = watch.seconds();
   run.iterations = solver.step();
@@ -118,12 +98,11 @@ nlohmann::json number_or_null(double v) {
   return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
-nlohmann::json cycles_json(const std::vector<double>& levels, const Run& run) {
+nlohmann::json cycles_json(const ResidualLevels& levels) {
   nlohmann::json out;
-  for (std::size_t l = 0; l < levels.size(); ++l)
-    out[level_name(levels[l])] = run.cycles_to_level[l] >= 0
-                                     ? nlohmann::json(run.cycles_to_level[l])
-                                     : nlohmann::json(nullptr);
+  for (std::size_t l = 0; l < levels.levels().size(); ++l)
+    out[ResidualLevels::name(levels.levels()[l])] =
+        levels.cycles()[l] >= 0 ? nlohmann::json(levels.cycles()[l]) : nlohmann::json(nullptr);
   return out;
 }
 
@@ -253,7 +232,7 @@ void WarmStart::run(Runtime& runtime, const CaseNode& section,
   std::map<std::string, std::map<std::string, std::vector<double>>> level_ratio;
   const std::vector<double> levels =
       cases.empty() ? std::vector<double>{}
-                    : residual_levels(cases.front().solver.real("residual_drop"));
+                    : ResidualLevels(cases.front().solver.real("residual_drop")).levels();
   std::map<std::string, std::map<std::string, std::vector<double>>> field_error;
   std::vector<double> cfd_cl, cfd_cd;
   std::string csv =
@@ -270,7 +249,6 @@ void WarmStart::run(Runtime& runtime, const CaseNode& section,
     AirfoilSolver cold;
     cold.initialize(c.solver, runtime);
     const Run base = iterate(cold);
-    const auto case_levels = residual_levels(cold.parameters().residual_drop);
     const auto truth = cold.primitive_host();
     const auto cold_surface = cold.surface();
     cfd_cl.push_back(base.cl), cfd_cd.push_back(base.cd);
@@ -286,7 +264,7 @@ void WarmStart::run(Runtime& runtime, const CaseNode& section,
                              {{"iterations", base.iterations},
                               {"converged", base.converged},
                               {"final_residual", base.final_residual},
-                              {"cycles_to_residual", cycles_json(case_levels, base)},
+                              {"cycles_to_residual", cycles_json(base.levels)},
                               {"wall_time_s", base.solve_s},
                               {"cl", base.cl},
                               {"cd", base.cd}}}};
@@ -315,11 +293,11 @@ void WarmStart::run(Runtime& runtime, const CaseNode& section,
           run.iterations > 0 ? static_cast<double>(base.iterations) / run.iterations : NAN;
       const double sp = total_s > 0 ? base.solve_s / total_s : NAN;
       ratio[model.label].push_back(r), speedup[model.label].push_back(sp);
-      for (std::size_t l = 0; l < case_levels.size(); ++l)
-        level_ratio[model.label][level_name(case_levels[l])].push_back(
-            run.cycles_to_level[l] > 0 && base.cycles_to_level[l] > 0
-                ? static_cast<double>(base.cycles_to_level[l]) /
-                      static_cast<double>(run.cycles_to_level[l])
+      const auto &cold_cycles = base.levels.cycles(), &warm_cycles = run.levels.cycles();
+      for (std::size_t l = 0; l < cold_cycles.size(); ++l)
+        level_ratio[model.label][ResidualLevels::name(base.levels.levels()[l])].push_back(
+            warm_cycles[l] > 0 && cold_cycles[l] > 0
+                ? static_cast<double>(cold_cycles[l]) / static_cast<double>(warm_cycles[l])
                 : NAN);
       dcl[model.label].push_back(std::abs(run.cl - base.cl)),
           dcd[model.label].push_back(std::abs(run.cd - base.cd));
@@ -342,7 +320,7 @@ void WarmStart::run(Runtime& runtime, const CaseNode& section,
       entry["warm"][model.label] = {{"iterations", run.iterations},
                                     {"converged", run.converged},
                                     {"final_residual", run.final_residual},
-                                    {"cycles_to_residual", cycles_json(case_levels, run)},
+                                    {"cycles_to_residual", cycles_json(run.levels)},
                                     {"wall_time_s", total_s},
                                     {"inference_s", inference_s},
                                     {"solve_s", run.solve_s},
@@ -408,7 +386,7 @@ void WarmStart::run(Runtime& runtime, const CaseNode& section,
   // The same runs counted at shallower criteria (a run stops only at the deepest).
   table +=
       "\nMedian cycles cold/warm on the way down, at each density-residual level:\n\n| model |";
-  for (const double level : levels) table += " " + level_name(level) + " |";
+  for (const double level : levels) table += " " + ResidualLevels::name(level) + " |";
   table += "\n|---|";
   for (std::size_t l = 0; l < levels.size(); ++l) table += "---|";
   table += "\n";
@@ -416,8 +394,8 @@ void WarmStart::run(Runtime& runtime, const CaseNode& section,
     table += "| " + model.label + " |";
     nlohmann::json per_level;
     for (std::size_t l = 0; l < levels.size(); ++l) {
-      const double m = median(level_ratio[model.label][level_name(levels[l])]);
-      per_level[level_name(levels[l])] = number_or_null(m);
+      const double m = median(level_ratio[model.label][ResidualLevels::name(levels[l])]);
+      per_level[ResidualLevels::name(levels[l])] = number_or_null(m);
       table += fmt::format(" {:.2f} |", m);
     }
     over[model.label]["median_iteration_ratio_by_residual"] = per_level;

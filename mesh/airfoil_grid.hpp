@@ -46,7 +46,7 @@ struct AirfoilGridInfo {
   double center_x = 0, center_y = 0;  // far-field circle centre: mid-chord of the resampled surface
   double growth_ratio = 0;            // geometric ratio of successive layer distances
   long relaxed_layers = 0;            // layers that needed extra dissipation to stay valid
-  ShapeDescriptors shape;             // of the surface before resampling
+  ShapeDescriptors shape;             // of the resampled surface: the grid's own wall
 };
 
 // The geometric ratio r with first·(r^cells − 1)/(r − 1) = total (r = 1 when first·cells = total).

@@ -16,6 +16,7 @@
 #include "core/runtime.hpp"
 #include "io/case_file.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
+#include "solvers/residual_levels.hpp"
 
 namespace {
 
@@ -38,20 +39,14 @@ mesh:
   farfield_radius: 20
 )";
 
-const std::vector<double> kLevels = {1e-4, 1e-5, 1e-6, 1e-7, 1e-8};
-
-// Cycles after which the residual stays below each level of kLevels to the end of the run (−1:
-// not reached). A start near the answer may begin below a level and rise above it again.
+// Cycles after which the residual stays below each decade 1e-4 … 1e-8 (−1: not reached).
 std::vector<long> converge(AirfoilSolver& solver) {
-  std::vector<long> cycles(kLevels.size(), -1);
+  surrox::solvers::ResidualLevels levels(solver.parameters().residual_drop);
   while (!solver.finished()) {
     solver.advance();
-    for (std::size_t l = 0; l < kLevels.size(); ++l) {
-      if (solver.residual() > kLevels[l]) cycles[l] = -1;
-      else if (cycles[l] < 0) cycles[l] = solver.step();
-    }
+    levels.record(solver.residual(), solver.step());
   }
-  return cycles;
+  return levels.cycles();
 }
 
 // Adds a smooth random field of relative amplitude `amplitude` (of each variable's largest
@@ -94,18 +89,20 @@ int main(int argc, char** argv) {
   AirfoilSolver cold;
   cold.initialize(base.root, runtime);
   const std::vector<long> reference = converge(cold);
+  const std::vector<double> levels =
+      surrox::solvers::ResidualLevels(cold.parameters().residual_drop).levels();
   const auto converged = cold.primitive_host();
 
   auto row = [&](const std::string& label, const std::vector<long>& cycles) {
     std::string line = fmt::format("| {} |", label);
-    for (std::size_t l = 0; l < kLevels.size(); ++l)
+    for (std::size_t l = 0; l < levels.size(); ++l)
       line += cycles[l] > 0 ? fmt::format(" {} ({:.2f}×) |", cycles[l],
                                           static_cast<double>(reference[l]) / cycles[l])
                             : std::string(" – |");
     fmt::print("{}\n", line);
   };
   std::string header = "| start |", rule = "|---|";
-  for (double level : kLevels) header += fmt::format(" to {:.0e} |", level), rule += "---|";
+  for (double level : levels) header += fmt::format(" to {:.0e} |", level), rule += "---|";
   fmt::print("Cycles (cold/warm ratio) to each density-residual level\n\n{}\n{}\n", header, rule);
   row("cold (free stream)", reference);
 
