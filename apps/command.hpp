@@ -30,7 +30,8 @@ class Command {
   virtual std::string description() const = 0;
   // Adds this command's positional arguments and options.
   virtual void configure(CLI::App& app) = 0;
-  // The output folder when -o is not given, e.g. "out/<case name>".
+  // The output folder when -o is not given, e.g. "out/<case name>"; empty for commands that
+  // only read (info, convert), which then write no summary.json.
   virtual std::filesystem::path default_output_dir() const = 0;
   // Does the work; command-specific figures go into `results` (summary.json "results").
   // Returns the case it ran (resolved, as JSON) or null.

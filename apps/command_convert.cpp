@@ -19,9 +19,8 @@ class ConvertCommand final : public Command {
         ->required();
     app.add_option("output", output_, "file to write (.h5, .pvd, .vti, .vts, .vtu, .vtp)")->required();
   }
-  std::filesystem::path default_output_dir() const override {
-    return default_output_for("convert-", input_.empty() ? "IN" : input_);
-  }
+  // Reading a file leaves nothing behind: summary.json only where -o asks for it.
+  std::filesystem::path default_output_dir() const override { return {}; }
   nlohmann::json run(Runtime& runtime, const std::filesystem::path&, nlohmann::json& results) override {
     if (runtime.size() > 1) throw InputError("convert runs on one rank; start it without mpirun");
     const io::MeshCollection collection = read_mesh_file(input_);

@@ -40,9 +40,8 @@ class InfoCommand final : public Command {
   void configure(CLI::App& app) override {
     app.add_option("file", path_, "a .h5/.hdf5, .vti/.vts/.vtu/.vtp/.vtm/.pvd/.pvt?/.vtk file")->required();
   }
-  std::filesystem::path default_output_dir() const override {
-    return default_output_for("info-", path_.empty() ? "FILE" : path_);
-  }
+  // Reading a file leaves nothing behind: summary.json only where -o asks for it.
+  std::filesystem::path default_output_dir() const override { return {}; }
   nlohmann::json run(Runtime& runtime, const std::filesystem::path&, nlohmann::json& results) override {
     results["file"] = path_;
     if (io::is_hdf5_file(path_)) {

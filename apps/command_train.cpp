@@ -3,6 +3,7 @@
 // per output channel, throughput). Data-parallel under mpirun: the same global batches split
 // over the ranks; only rank 0 writes.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include "apps/command.hpp"
@@ -90,6 +91,12 @@ class TrainCommand final : public Command {
     spdlog::info("data: {} training, {} validation, {} test cases; {} inputs → {} outputs ({} layout)",
                  data.train_cases.size(), data.validation_cases.size(), data.test_cases.size(),
                  data.inputs.names.size(), data.outputs.names.size(), layout);
+    if (!data.unconverged_cases_left_out.empty())
+      spdlog::warn("data: left out {} unconverged case(s) ({}); set data.include_unconverged: true to keep them",
+                   data.unconverged_cases_left_out.size(), fmt::format("{}", fmt::join(data.unconverged_cases_left_out, ", ")));
+    if (!data.unconverged_cases_kept.empty())
+      spdlog::warn("data: training on {} unconverged case(s) ({}) because include_unconverged is true",
+                   data.unconverged_cases_kept.size(), fmt::format("{}", fmt::join(data.unconverged_cases_kept, ", ")));
 
     torch::manual_seed(static_cast<std::uint64_t>(training_node.integer("seed")));
     const auto& entry = surrogates::networks().at(network_node.type(), network_node.context("type"));
@@ -130,6 +137,8 @@ class TrainCommand final : public Command {
     results["cases"] = {{"train", data.train_cases.size()},
                         {"validation", data.validation_cases.size()},
                         {"test", data.test_cases.size()}};
+    results["unconverged_cases"] = {{"left_out", data.unconverged_cases_left_out},
+                                    {"kept", data.unconverged_cases_kept}};
     results["rows"] = {{"train", data.train.rows()}, {"validation", data.validation.rows()}, {"test", data.test.rows()}};
     results["parameters"] = [&] {
       long n = 0;

@@ -30,8 +30,11 @@ int main(int argc, char** argv) {
   std::vector<std::pair<CLI::App*, apps::Command*>> parsers;
   for (auto& command : commands) {
     CLI::App* sub = app.add_subcommand(command->name(), command->description());
+    const std::filesystem::path default_output = command->default_output_dir();
     sub->add_option("-o,--output", command->common.output_dir,
-                    "output folder (default: " + command->default_output_dir().string() + ")");
+                    default_output.empty()
+                        ? std::string("folder for summary.json (default: none, nothing is written)")
+                        : "output folder (default: " + default_output.string() + ")");
     sub->add_option("--log-level", command->common.log_level, "trace, debug, info, warn, error, off")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
     sub->add_option("--threads", command->common.threads,
@@ -39,7 +42,9 @@ int main(int argc, char** argv) {
         ->check(CLI::NonNegativeNumber);
     sub->add_flag("--log-all-ranks", command->common.log_all_ranks, "log from every MPI rank");
     command->configure(*sub);
-    sub->footer("Exit codes: 0 success, 2 bad input, 1 runtime failure. Writes OUTDIR/summary.json.");
+    sub->footer(std::string("Exit codes: 0 success, 2 bad input, 1 runtime failure. ") +
+                (default_output.empty() ? "Writes OUTDIR/summary.json when -o OUTDIR is given."
+                                        : "Writes OUTDIR/summary.json."));
     parsers.emplace_back(sub, command.get());
   }
   try {
@@ -70,7 +75,7 @@ int main(int argc, char** argv) {
                                                  : std::filesystem::path(command->common.output_dir);
     nlohmann::json results = nlohmann::json::object();
     const nlohmann::json resolved_case = command->run(*runtime, output_dir, results);
-    if (runtime->root()) {
+    if (runtime->root() && !output_dir.empty()) {
       apps::SummaryWriter summary(command->name(), std::vector<std::string>(argv, argv + argc));
       summary.write(output_dir, *runtime, resolved_case, results, wall.seconds());
     }

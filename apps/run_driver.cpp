@@ -128,6 +128,18 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file, const
   results["residual"] = solver->residual();
   const solvers::Diagnostics diagnostics = solver->diagnostics();
   results["diagnostics"] = diagnostics;
+  // A steady solver reports `converged` among its diagnostics; stopping at its iteration limit
+  // without converging is not a success a script or a sweep may take for one.
+  if (const auto it = diagnostics.find("converged"); it != diagnostics.end()) {
+    const bool converged = it->second != 0.0;
+    results["converged"] = converged;
+    if (!converged && solver->finished()) {
+      results["status"] = "not_converged";
+      spdlog::warn("{} stopped at its iteration limit ({} steps) without converging: residual {:.3e}; "
+                   "raise max_iterations or check the case",
+                   type, solver->step(), solver->residual());
+    }
+  }
   results["fields"] = surrogates::field_statistics(solver->state(), runtime.comm());
   results["outputs"] = output.close();
   if (const std::string csv = monitor.close(); !csv.empty()) results["outputs"]["monitor_csv"] = csv;

@@ -16,7 +16,8 @@ void SummaryWriter::write(const std::filesystem::path& output_dir, const Runtime
   summary["git"] = kGitDescribe;
   summary["command"] = command_;
   summary["arguments"] = arguments_;
-  summary["status"] = "ok";
+  // A command that succeeded with a caveat says so in results["status"] (e.g. not_converged).
+  summary["status"] = results.value("status", std::string("ok"));
   summary["finished_utc"] = utc_timestamp();
   summary["wall_time_s"] = wall_seconds;
   summary["configuration"] = runtime.configuration();

@@ -1,6 +1,7 @@
 #include "apps/sweep_runner.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 #include <yaml-cpp/yaml.h>
 
@@ -197,16 +198,26 @@ nlohmann::json run_sweep(Runtime& runtime, const io::CaseFile& case_file, const 
   std::string problem;
   if (runtime.root()) {
     std::vector<std::pair<const SweepPoint*, nlohmann::json>> done;
+    std::vector<std::string> not_converged;
     for (const auto& point : points) {
       auto record = read_json(case_dir(options, point) / kCaseSummary);
       nlohmann::json row{{"name", point.name}, {"values", point.values}};
       row["status"] = record ? record->value("status", "missing") : "missing";
       if (record && row["status"] == "ok") {
         row["diagnostics"] = (*record)["results"]["diagnostics"];
+        if (const auto& r = (*record)["results"]; r.contains("converged")) {
+          row["converged"] = r["converged"];
+          if (!r["converged"].get<bool>()) not_converged.push_back(point.name);
+        }
         done.emplace_back(&point, std::move(*record));
       }
       table.push_back(row);
     }
+    results["cases_not_converged"] = not_converged.size();
+    if (!not_converged.empty())
+      spdlog::warn("sweep: {} case(s) stopped at their iteration limit unconverged ({}); they are in the dataset "
+                   "with converged = 0, and surrox train leaves them out unless data.include_unconverged is true",
+                   not_converged.size(), fmt::format("{}", fmt::join(not_converged, ", ")));
     const std::string dataset_name = case_file.root.section("sweep").string("dataset");
     const std::filesystem::path dataset_path = options.output_dir / dataset_name;
     if (!done.empty()) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The airfoil surrogate pipeline of issue 5 on its embedded small default (cases/airfoil_surrogate):
+# The airfoil surrogate pipeline on its embedded small default (cases/airfoil_surrogate):
 #   1. the training sweep: 36 Euler cases, 6 NACA airfoils × 3 α × 2 M, 96 × 48 cells, on 2 MPI ranks;
 #   2. two trainings of the per-point MLP (outputs ρ, u, v, Cp), plain MSE and area-weighted MSE
 #      (side by side, one LibTorch thread each);
@@ -8,8 +8,7 @@
 #      loss curves; each training also writes its own loss.png) and OUT/cp.png (surface Cp of
 #      one test case: CFD vs. the two predictions).
 # Needs a built surrox (scripts/build.sh) and python3-matplotlib for the plots. A rerun skips the
-# sweep cases already finished. Measured: 2 min 46 s on the 2-core development machine
-# (docs/validation/warm_start.md).
+# sweep cases already finished. Its run time on a 2-core machine is in docs/validation/warm_start.md.
 #
 # Usage: scripts/pipeline.sh [OUT]        (default out/airfoil_surrogate)
 #        SURROX=path/to/surrox scripts/pipeline.sh

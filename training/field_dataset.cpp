@@ -194,6 +194,9 @@ Schema FieldDataset::schema() {
       .fallback("[]");
   s.integer("seed", "seeds the split").at_least(0).fallback("1");
   s.choice("dtype", {"float32", "float64"}, "tensor precision").fallback("float32");
+  s.boolean("include_unconverged", "keep cases whose steady solver stopped at its iteration limit without "
+                                   "converging (the dataset's `converged` result is 0); by default they are left out")
+      .fallback("false");
   return s;
 }
 
@@ -228,7 +231,16 @@ FieldDataset FieldDataset::load(const CaseNode& c, const std::string& layout) {
     channels.check_scalar(g, "group_by");
     group_values.push_back(reader.parameter_text(g));
   }
+  // A case its steady solver left unconverged would teach the network a field nobody wants.
+  const auto results = reader.result_names();
+  const bool has_converged = std::find(results.begin(), results.end(), "converged") != results.end();
+  const std::vector<double> converged = has_converged ? reader.result("converged") : std::vector<double>(cases, 1.0);
+  const bool include_unconverged = c.boolean("include_unconverged");
   for (std::size_t k = 0; k < cases; ++k) {
+    if (converged[k] == 0.0) {
+      (include_unconverged ? data.unconverged_cases_kept : data.unconverged_cases_left_out).push_back(names[k]);
+      if (!include_unconverged) continue;
+    }
     std::string key = group_values.empty() ? names[k] : "";
     for (const auto& v : group_values) key += v[k] + "\x1f";
     groups[key].push_back(k);
@@ -243,6 +255,10 @@ FieldDataset FieldDataset::load(const CaseNode& c, const std::string& layout) {
   const std::size_t g = order.size();
   const std::size_t n_train = static_cast<std::size_t>(std::lround(split[0] * static_cast<double>(g)));
   const std::size_t n_valid = std::min(g - n_train, static_cast<std::size_t>(std::lround(split[1] * static_cast<double>(g))));
+  if (g == 0)
+    c.fail("include_unconverged", fmt::format("all {} cases of {} are unconverged; rerun the sweep with a "
+                                              "higher max_iterations or set include_unconverged: true",
+                                              cases, c.string("path")));
   if (n_train == 0)
     c.fail("split", fmt::format("the training split is empty: {} case group(s) and a training fraction of {}", g,
                                 split[0]));

@@ -28,8 +28,11 @@ struct FieldDataset {
   std::vector<std::string> train_cases, validation_cases, test_cases;
   std::array<long, 2> grid_cells{0, 0};  // ni, nj of the structured grid
   std::string layout;                    // "points" or "grid"
+  // Cases whose steady solver stopped unconverged: left out, or kept by include_unconverged.
+  std::vector<std::string> unconverged_cases_left_out, unconverged_cases_kept;
 
-  // The `data` section: path, inputs, parameters, outputs, weight, split, group_by, seed, dtype.
+  // The `data` section: path, inputs, parameters, outputs, weight, split, group_by, seed, dtype,
+  // include_unconverged.
   static Schema schema();
   // `layout` is the network's: "points" or "grid".
   static FieldDataset load(const CaseNode& section, const std::string& layout);

@@ -209,6 +209,11 @@ TEST(AirfoilCli, CaseFilesRunAndWriteTheSurface) {
                             "final_residual", "converged"})
       EXPECT_TRUE(d.contains(key)) << name << ": " << key;
     EXPECT_EQ(d.at("iterations").get<double>(), 20.0);
+    // 20 iterations cannot converge: the run says so instead of looking like a success.
+    EXPECT_EQ(d.at("converged").get<double>(), 0.0) << name;
+    EXPECT_EQ(json.at("status"), "not_converged") << name;
+    EXPECT_FALSE(json.at("results").at("converged").get<bool>()) << name;
+    EXPECT_NE(out.find("without converging"), std::string::npos) << name << ": no warning in\n" << out;
     EXPECT_TRUE(std::filesystem::exists(dir / "surface.csv")) << name;
     EXPECT_TRUE(std::filesystem::exists(dir / "surface.vtp")) << name;
     EXPECT_TRUE(std::filesystem::exists(dir / "monitor.csv")) << name;

@@ -155,6 +155,23 @@ TEST(Cli, InfoDescribesParaViewAndHdf5Files) {
   EXPECT_EQ(summary_of(dir)["results"]["datasets"]["entries"].size(), 10u);
 }
 
+TEST(Cli, InfoAndConvertLeaveNoFolderWithoutOutputOption) {
+  const fs::path dir = testing::scratch_dir() / "cwd";
+  fs::create_directories(dir);
+  const std::string vti = testing::shared_data("paraview/wavelet_zlib.vti").string();
+  auto in_dir = [&](const std::string& args) {
+    return "sh -c 'cd " + dir.string() + " && " + testing::surrox_executable().string() + " " + args + "'";
+  };
+  std::string out;
+  ASSERT_EQ(testing::run_command(in_dir("info " + vti), &out), 0) << out;
+  ASSERT_EQ(testing::run_command(in_dir("convert " + vti + " wavelet.h5"), &out), 0) << out;
+  EXPECT_TRUE(fs::exists(dir / "wavelet.h5"));
+  for (const auto& entry : fs::directory_iterator(dir))  // the converted file and its sidecar only
+    EXPECT_EQ(entry.path().stem(), "wavelet") << entry.path() << " was left behind";
+  ASSERT_EQ(testing::run_command(in_dir("info --help"), &out), 0);
+  expect_contains(out, "nothing is written");
+}
+
 TEST(Cli, ConvertsASeriesToHdf5AndBack) {
   const fs::path dir = testing::scratch_dir();
   std::string out;

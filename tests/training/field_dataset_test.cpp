@@ -95,6 +95,38 @@ TEST(FieldDataset, GridIndexChannels) {
     }
 }
 
+TEST(FieldDataset, LeavesOutUnconvergedCasesUnlessAsked) {
+  const auto sweep = make_sweep(testing::scratch_dir(), {2, 7});
+  auto all_cases = [](const FieldDataset& d) {
+    std::set<std::string> names(d.train_cases.begin(), d.train_cases.end());
+    names.insert(d.validation_cases.begin(), d.validation_cases.end());
+    names.insert(d.test_cases.begin(), d.test_cases.end());
+    return names;
+  };
+  const FieldDataset left_out = load(sweep, {});
+  EXPECT_EQ(left_out.unconverged_cases_left_out, (std::vector<std::string>{"case_0002", "case_0007"}));
+  EXPECT_TRUE(left_out.unconverged_cases_kept.empty());
+  const auto used = all_cases(left_out);
+  EXPECT_EQ(used.size(), 8u);
+  EXPECT_FALSE(used.count("case_0002"));
+  EXPECT_FALSE(used.count("case_0007"));
+
+  const FieldDataset kept = load(sweep, {"data.include_unconverged=true"});
+  EXPECT_TRUE(kept.unconverged_cases_left_out.empty());
+  EXPECT_EQ(kept.unconverged_cases_kept, (std::vector<std::string>{"case_0002", "case_0007"}));
+  EXPECT_EQ(all_cases(kept).size(), 10u);
+
+  const auto none_dir = testing::scratch_dir() / "none";
+  std::filesystem::create_directories(none_dir);
+  const auto none = make_sweep(none_dir, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  try {
+    load(none, {});
+    ADD_FAILURE() << "a dataset with only unconverged cases was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("all 10 cases"), std::string::npos) << e.what();
+  }
+}
+
 TEST(FieldDataset, BadInputNamesWhatIsWrong) {
   const auto sweep = make_sweep(testing::scratch_dir());
   auto message = [&](const std::vector<std::string>& overrides) {
