@@ -20,8 +20,8 @@ io::MeshData AirfoilSolver::output_mesh() const {
   for (long j = 0; j <= nl_; ++j)
     for (long i = 0; i <= ni_; ++i) {
       const long n = i + (ni_ + 1) * j;
-      mesh.points(n, 0) = f.geometry.x(i, j0_ + j);
-      mesh.points(n, 1) = f.geometry.y(i, j0_ + j);
+      mesh.points(n, 0) = f.grid_x(i, j0_ + j);
+      mesh.points(n, 1) = f.grid_y(i, j0_ + j);
       mesh.points(n, 2) = 0;
     }
   auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.w);
@@ -41,8 +41,8 @@ io::MeshData AirfoilSolver::output_mesh() const {
       pres(n, 0) = p;
       mach(n, 0) = std::sqrt((u * u + v * v) / (kGamma * p / d));
       cp(n, 0) = 2 * (p - p_inf_);
-      area(n, 0) = f.geometry.cell_area(i, g);
-      wd(n, 0) = f.geometry.cell_wall_distance(i, g);
+      area(n, 0) = f.cell_area(i, g);
+      wd(n, 0) = f.cell_wall_distance(i, g);
       // Vorticity ∂v/∂x − ∂u/∂y by Green–Gauss over the cell, faces at the mean of the two
       // cells (ghost rows at the boundaries and slab edges).
       const long im = (i + ni_ - 1) % ni_, ip = (i + 1) % ni_;
@@ -52,7 +52,7 @@ io::MeshData AirfoilSolver::output_mesh() const {
       c -= face(2, r, im) * sxi(j, i) - face(1, r, im) * syi(j, i);
       c += face(2, r + 1, i) * sxj(j + 1, i) - face(1, r + 1, i) * syj(j + 1, i);
       c -= face(2, r - 1, i) * sxj(j, i) - face(1, r - 1, i) * syj(j, i);
-      vort(n, 0) = c / f.geometry.cell_area(i, g);
+      vort(n, 0) = c / f.cell_area(i, g);
     }
   mesh.cell_data = {{"density", rho},    {"velocity", vel},    {"pressure", pres},
                     {"Mach", mach},      {"Cp", cp},           {"vorticity", vort},
@@ -90,8 +90,8 @@ void AirfoilSolver::finalize(const std::filesystem::path& output_dir, nlohmann::
       poly.points = io::HostArray("Airfoil::surface_points", ni_, 3);
       io::HostArray cp("Cp", ni_, 1), cf("Cf", ni_, 1), xc("x_over_c", ni_, 1);
       for (long i = 0; i < ni_; ++i) {
-        poly.points(i, 0) = 0.5 * (fine().geometry.x(i, 0) + fine().geometry.x(i + 1, 0));
-        poly.points(i, 1) = 0.5 * (fine().geometry.y(i, 0) + fine().geometry.y(i + 1, 0));
+        poly.points(i, 0) = 0.5 * (fine().grid_x(i, 0) + fine().grid_x(i + 1, 0));
+        poly.points(i, 1) = 0.5 * (fine().grid_y(i, 0) + fine().grid_y(i + 1, 0));
         poly.points(i, 2) = 0;
         cp(i, 0) = s.cp[i], cf(i, 0) = s.cf[i], xc(i, 0) = s.x[i];
       }

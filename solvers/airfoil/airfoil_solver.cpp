@@ -13,8 +13,7 @@
 namespace surrox::solvers::airfoil {
 
 AirfoilSolver::Decomposition AirfoilSolver::decompose(long ni, long nj, int ranks, long levels) {
-  const SlabLayout layout = layout_slabs(ni, nj, ranks, levels);
-  return {layout.levels, layout.grid_levels, layout.rows};
+  return layout_slabs(ni, nj, ranks, levels);
 }
 
 void AirfoilSolver::initialize(const AirfoilParameters& parameters,
@@ -43,7 +42,7 @@ void AirfoilSolver::initialize(const AirfoilParameters& parameters,
   j0_ = f.slab.first_row();
   nl_ = f.rows();
   levels_ = d.levels;
-  chord_ = f.geometry.chord_line.chord;
+  chord_ = f.chord_line.chord;
   p_inf_ = f.p_inf;
   state_ = FieldSet();
   const char* names[4] = {"density", "velocity_x", "velocity_y", "pressure"};

@@ -139,11 +139,7 @@ class AirfoilSolver final : public Solver {
   // also stop where the grid gets odd or under 8 × 4 cells): the levels used and the rows of each
   // rank, whole blocks of 2^(levels−1) rows, at least 2 rows per rank on every level. InputError
   // when even a single grid leaves a rank under 2 rows.
-  struct Decomposition {
-    int levels = 1;       // levels used
-    int grid_levels = 1;  // levels the grid alone allows (as on one rank)
-    std::vector<long> rows;
-  };
+  using Decomposition = SlabLayout;  // levels used, levels the grid allows, rows per rank
   static Decomposition decompose(long ni, long nj, int ranks, long levels);
 
  private:

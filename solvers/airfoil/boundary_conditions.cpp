@@ -13,7 +13,7 @@ void fill_boundary_rows(FlowLevel& level) {
   const Array2 sxj = geometry.sxj, syj = geometry.syj, xn = geometry.xn, yn = geometry.yn;
   const long nl = level.rows();
   const bool wall = p.inner == InnerBoundary::kWall, no_slip = level.viscous;
-  const double x_ref = geometry.chord_line.x_ref, y_ref = geometry.chord_line.y_ref;
+  const double x_ref = level.chord_line.x_ref, y_ref = level.chord_line.y_ref;
   const double alpha = level.alpha, mach = p.mach, p_inf = level.p_inf;
   const double circulation = p.far_field == FarField::kVortex && wall ? level.circulation : 0.0;
   Kokkos::parallel_for(

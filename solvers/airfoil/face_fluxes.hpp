@@ -30,16 +30,7 @@ struct FaceFluxes {
       : w(level.w),
         fi(level.flux_i),
         fj(level.flux_j),
-        sxi(level.geometry.sxi),
-        syi(level.geometry.syi),
-        sxj(level.geometry.sxj),
-        syj(level.geometry.syj),
-        area(level.geometry.area),
-        vol_j(level.geometry.vol_j),
-        xc(level.geometry.xc),
-        yc(level.geometry.yc),
-        xn(level.geometry.xn),
-        yn(level.geometry.yn),
+        geometry(level.geometry),
         lam_i(level.lambda_i),
         lam_j(level.lambda_j),
         lv_i(level.lambda_viscous_i),
@@ -79,7 +70,7 @@ struct FaceFluxes {
 
   KOKKOS_INLINE_FUNCTION void operator()(IFaces, long j, long i) const {
     const long r = j + 2, il = wrap(i - 1, ni), ill = wrap(i - 2, ni), irr = wrap(i + 1, ni);
-    const double sx = sxi(j, i), sy = syi(j, i);
+    const double sx = geometry.sxi(j, i), sy = geometry.syi(j, i);
     State wl, wr;
     reconstruct(r, ill, r, il, r, i, r, irr, wl, wr);
     State f = roe_flux(wl, wr, sx, sy, fix, lfix);
@@ -89,7 +80,8 @@ struct FaceFluxes {
     if (viscous) {
       const State fv = face_viscous(r, il, r, i, j, i, j + 1, i, sx, sy, false);
       for (int k = 0; k < 4; ++k) f[k] -= fv[k];
-      lv_i(j, i) = visc_factor / wm[0] * (sx * sx + sy * sy) / (0.5 * (area(j, il) + area(j, i)));
+      lv_i(j, i) = visc_factor / wm[0] * (sx * sx + sy * sy) /
+                   (0.5 * (geometry.area(j, il) + geometry.area(j, i)));
     } else {
       lv_i(j, i) = 0;
     }
@@ -98,7 +90,7 @@ struct FaceFluxes {
 
   KOKKOS_INLINE_FUNCTION void operator()(JFaces, long j, long i) const {
     const long rl = j + 1, rr = j + 2, jg = j0 + j;
-    const double sx = sxj(j, i), sy = syj(j, i);
+    const double sx = geometry.sxj(j, i), sy = geometry.syj(j, i);
     State wl, wr;
     reconstruct(rl - 1, i, rl, i, rr, i, rr + 1, i, wl, wr);
     if (slip_wall && jg <= 1) slip_wall_states(jg, i, sx, sy, wl, wr);
@@ -109,7 +101,7 @@ struct FaceFluxes {
     if (viscous) {
       const State fv = face_viscous(rl, i, rr, i, j, i + 1, j, i, sx, sy, adiabatic && jg == 0);
       for (int k = 0; k < 4; ++k) f[k] -= fv[k];
-      lv_j(j, i) = visc_factor / wm[0] * (sx * sx + sy * sy) / vol_j(j, i);
+      lv_j(j, i) = visc_factor / wm[0] * (sx * sx + sy * sy) / geometry.vol_j(j, i);
       if (jg == 0) wvx(0, i) = fv[1], wvy(0, i) = fv[2];
     } else {
       lv_j(j, i) = 0;
@@ -163,8 +155,10 @@ struct FaceFluxes {
   KOKKOS_INLINE_FUNCTION State face_viscous(long rl, long cl, long rr, long cr, long ja, long ia,
                                             long jb, long ib, double sx, double sy,
                                             bool wall_face) const {
-    const double x[4] = {xc(rl - 1, cl), xn(ja, ia), xc(rr - 1, cr), xn(jb, ib)};
-    const double y[4] = {yc(rl - 1, cl), yn(ja, ia), yc(rr - 1, cr), yn(jb, ib)};
+    const double x[4] = {geometry.xc(rl - 1, cl), geometry.xn(ja, ia), geometry.xc(rr - 1, cr),
+                         geometry.xn(jb, ib)};
+    const double y[4] = {geometry.yc(rl - 1, cl), geometry.yn(ja, ia), geometry.yc(rr - 1, cr),
+                         geometry.yn(jb, ib)};
     const long na = wrap(ia, ni), nb = wrap(ib, ni);
     FaceGradient g;
     {
@@ -185,7 +179,7 @@ struct FaceFluxes {
   }
 
   Array3 w, fi, fj;
-  Array2 sxi, syi, sxj, syj, area, vol_j, xc, yc, xn, yn;
+  SlabGeometry geometry;
   Array2 lam_i, lam_j, lv_i, lv_j, nu, nv, nt, wvx, wvy;
   long ni, j0;
   Limiter limiter;

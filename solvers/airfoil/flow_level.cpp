@@ -28,8 +28,14 @@ FlowLevel::FlowLevel(const AirfoilParameters& p, const mesh::CurvilinearGrid& gr
                                  grid.cells_i(), grid.cells_j()));
   alpha = q.alpha_deg * M_PI / 180;
   p_inf = 1 / (kGamma * q.mach * q.mach);
-  geometry = SlabGeometry(grid, slab);
-  mu = viscous ? geometry.chord_line.chord / q.reynolds : 0.0;
+  const mesh::GridMetrics metrics = mesh::compute_metrics(grid);  // InputError on folded cells
+  geometry = SlabGeometry(metrics, grid, slab);
+  chord_line = chord_line_of(grid);
+  grid_x = grid.x;
+  grid_y = grid.y;
+  cell_area = metrics.area;
+  cell_wall_distance = metrics.wall_distance;
+  mu = viscous ? chord_line.chord / q.reynolds : 0.0;
 
   const long nl = rows(), n = ni();
   u = Array3("FlowLevel::u", 4, nl, n);

@@ -37,6 +37,9 @@ struct FlowLevel {
   AirfoilParameters parameters;  // checked; linear_fix resolved
   Slab slab;
   SlabGeometry geometry;
+  ChordLine chord_line;
+  HostMatrix grid_x, grid_y;                 // nodes (i, j), whole grid
+  HostMatrix cell_area, cell_wall_distance;  // (i, j), whole grid, for output
   bool viscous = false;
   double alpha = 0;  // radians
   double p_inf = 0;  // 1/(γM²)

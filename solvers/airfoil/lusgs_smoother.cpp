@@ -4,6 +4,7 @@
 
 #include "solvers/airfoil/flow_level.hpp"
 #include "solvers/airfoil/flux.hpp"
+#include "solvers/airfoil/slab_geometry.hpp"
 #include "solvers/scoped_phase.hpp"
 
 namespace surrox::solvers::airfoil {
@@ -17,27 +18,25 @@ struct HyperplaneSweep {
   struct Forward {};
   struct Backward {};
 
-  HyperplaneSweep(const FlowLevel& level, const Array3& du_, const Array2& diag_,
-                  const Array2& edge_lo_, const Array2& edge_hi_, bool lo_, bool hi_)
+  HyperplaneSweep(const FlowLevel& level, const Array3& update, const Array2& diagonal,
+                  const Array2& lower_edge, const Array2& upper_edge, bool lower_rank,
+                  bool upper_rank)
       : u(level.u),
-        du(du_),
+        du(update),
         res(level.res),
-        sxi(level.geometry.sxi),
-        syi(level.geometry.syi),
-        sxj(level.geometry.sxj),
-        syj(level.geometry.syj),
+        geometry(level.geometry),
         lam_i(level.lambda_i),
         lam_j(level.lambda_j),
         lv_i(level.lambda_viscous_i),
         lv_j(level.lambda_viscous_j),
-        diag(diag_),
-        edge_lo(edge_lo_),
-        edge_hi(edge_hi_),
+        diag(diagonal),
+        edge_lo(lower_edge),
+        edge_hi(upper_edge),
         ni(level.ni()),
         nl(level.rows()),
         omega(level.parameters.lusgs_omega),
-        lo(lo_),
-        hi(hi_) {}
+        lo(lower_rank),
+        hi(upper_rank) {}
 
   KOKKOS_INLINE_FUNCTION void operator()(Forward, long j) const {
     const long i = plane - j;
@@ -66,18 +65,20 @@ struct HyperplaneSweep {
       double sx, sy, coef;
       if (n == 0) {  // i − 1
         in = wrap(i - 1, ni);
-        sx = -sxi(j, i), sy = -syi(j, i), coef = omega * lam_i(j, i) + lv_i(j, i);
+        sx = -geometry.sxi(j, i), sy = -geometry.syi(j, i), coef = omega * lam_i(j, i) + lv_i(j, i);
       } else if (n == 1) {  // i + 1
         in = wrap(i + 1, ni);
-        sx = sxi(j, i + 1), sy = syi(j, i + 1), coef = omega * lam_i(j, in) + lv_i(j, in);
+        sx = geometry.sxi(j, i + 1), sy = geometry.syi(j, i + 1),
+        coef = omega * lam_i(j, in) + lv_i(j, in);
       } else if (n == 2) {  // j − 1
         if (j == 0 && !lo) continue;
         jn = j - 1;
-        sx = -sxj(j, i), sy = -syj(j, i), coef = omega * lam_j(j, i) + lv_j(j, i);
+        sx = -geometry.sxj(j, i), sy = -geometry.syj(j, i), coef = omega * lam_j(j, i) + lv_j(j, i);
       } else {  // j + 1
         if (j == nl - 1 && !hi) continue;
         jn = j + 1;
-        sx = sxj(j + 1, i), sy = syj(j + 1, i), coef = omega * lam_j(j + 1, i) + lv_j(j + 1, i);
+        sx = geometry.sxj(j + 1, i), sy = geometry.syj(j + 1, i),
+        coef = omega * lam_j(j + 1, i) + lv_j(j + 1, i);
       }
       const long pn = in + jn;
       if (lower ? pn >= own : pn <= own) continue;
@@ -105,7 +106,8 @@ struct HyperplaneSweep {
   }
 
   Array3 u, du, res;
-  Array2 sxi, syi, sxj, syj, lam_i, lam_j, lv_i, lv_j, diag, edge_lo, edge_hi;
+  SlabGeometry geometry;
+  Array2 lam_i, lam_j, lv_i, lv_j, diag, edge_lo, edge_hi;
   long ni, nl, plane = 0;
   double omega;
   bool lo, hi;

@@ -25,13 +25,8 @@ ChordLine chord_line_of(const mesh::CurvilinearGrid& grid) {
   return c;
 }
 
-SlabGeometry::SlabGeometry(const mesh::CurvilinearGrid& grid, const Slab& slab) {
-  const mesh::GridMetrics m = mesh::compute_metrics(grid);
-  cell_area = m.area;
-  cell_wall_distance = m.wall_distance;
-  x = grid.x;
-  y = grid.y;
-  chord_line = chord_line_of(grid);
+SlabGeometry::SlabGeometry(const mesh::GridMetrics& m, const mesh::CurvilinearGrid& grid,
+                           const Slab& slab) {
   const long ni = slab.ni(), nj = slab.nj(), nl = slab.rows(), j0 = slab.first_row();
   area = Array2("SlabGeometry::area", nl, ni);
   wall_distance = Array2("SlabGeometry::wall_distance", nl, ni);

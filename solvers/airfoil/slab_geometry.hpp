@@ -19,11 +19,10 @@ struct ChordLine {
 };
 ChordLine chord_line_of(const mesh::CurvilinearGrid& grid);
 
-// Device arrays of the slab (nl rows, row index local) and host copies for output.
+// Device arrays of the slab (nl rows, row index local), cut from the metrics of the whole grid.
 struct SlabGeometry {
   SlabGeometry() = default;
-  // InputError on folded cells.
-  SlabGeometry(const mesh::CurvilinearGrid& grid, const Slab& slab);
+  SlabGeometry(const mesh::GridMetrics& m, const mesh::CurvilinearGrid& grid, const Slab& slab);
 
   Array2 area, wall_distance;  // (nl, ni)
   // Centroids with one ghost row each end, (nl + 2, ni), row j + 1; beyond the wall and the far
@@ -33,9 +32,6 @@ struct SlabGeometry {
   Array2 sxi, syi;  // i-face normals scaled by the face length (nl, ni + 1)
   Array2 sxj, syj;  // j-face normals (nl + 1, ni)
   Array2 vol_j;     // mean area of the two cells of each j-face (nl + 1, ni)
-  HostMatrix cell_area, cell_wall_distance;  // (i, j), whole grid, for output
-  HostMatrix x, y;                           // nodes (i, j), whole grid
-  ChordLine chord_line;
 };
 
 }  // namespace surrox::solvers::airfoil

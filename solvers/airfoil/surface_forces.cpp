@@ -13,8 +13,7 @@ void sum_wall_forces(const FlowLevel& level, double* sums) {
   const Array2 xn = level.geometry.xn, yn = level.geometry.yn;
   const Array2 wvx = level.wall_viscous_x, wvy = level.wall_viscous_y;
   const Array3 fj = level.flux_j;
-  const double p_inf = level.p_inf, x_ref = level.geometry.chord_line.x_ref,
-               y_ref = level.geometry.chord_line.y_ref;
+  const double p_inf = level.p_inf, x_ref = level.chord_line.x_ref, y_ref = level.chord_line.y_ref;
   SumN<5> force;
   Kokkos::parallel_reduce(
       "SurfaceForces::wall_forces", Range1(0, level.ni()),
@@ -36,7 +35,7 @@ Diagnostics AirfoilSolver::coefficients() const {
   const FlowLevel& level = fine();
   const auto& f = level.wall_force;  // global, every rank
   const double px = f[0], py = f[1], fx = f[2], fy = f[3], moment = f[4];
-  const double chord = level.geometry.chord_line.chord;
+  const double chord = level.chord_line.chord;
   const double q = 0.5 * chord;  // ½ ρ∞ |u∞|² c
   const double ca = std::cos(level.alpha), sa = std::sin(level.alpha);
   Diagnostics d;
@@ -68,9 +67,9 @@ AirfoilSolver::Surface AirfoilSolver::surface() const {
   }
   if (slab.ranks() > 1)
     MPI_Bcast(wall.data(), static_cast<int>(4 * ni), MPI_DOUBLE, 0, slab.comm());
-  const ChordLine& c = level.geometry.chord_line;
-  const HostMatrix& gx = level.geometry.x;
-  const HostMatrix& gy = level.geometry.y;
+  const ChordLine& c = level.chord_line;
+  const HostMatrix& gx = level.grid_x;
+  const HostMatrix& gy = level.grid_y;
   Surface s;
   for (long i = 0; i < ni; ++i) {
     const double x0 = gx(i, 0), y0 = gy(i, 0), x1 = gx(i + 1, 0), y1 = gy(i + 1, 0);
@@ -100,7 +99,7 @@ double AirfoilSolver::separation_point() const {
   const FlowLevel& level = fine();
   if (!level.viscous) return std::numeric_limits<double>::quiet_NaN();
   const Surface s = surface();
-  for (long i = level.geometry.chord_line.i_le + 1; i < level.ni(); ++i) {
+  for (long i = level.chord_line.i_le + 1; i < level.ni(); ++i) {
     if (s.cf[i - 1] > 0 && s.cf[i] <= 0) {
       const double t = s.cf[i - 1] / (s.cf[i - 1] - s.cf[i]);
       return s.x[i - 1] + t * (s.x[i] - s.x[i - 1]);
