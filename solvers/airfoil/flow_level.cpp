@@ -59,22 +59,23 @@ FlowLevel::FlowLevel(const AirfoilParameters& p, const mesh::CurvilinearGrid& gr
 void FlowLevel::set_freestream() {
   const State wf = freestream_at(0, 0, 0, 0, alpha, parameters.mach, p_inf, 0);
   const State uf = to_conservative(wf);
-  const Array3 u_ = u;
+  const Array3 conservative = u;
   Kokkos::parallel_for(
       "FlowLevel::set_freestream", Range2({0, 0}, {rows(), ni()}), KOKKOS_LAMBDA(long j, long i) {
-        for (int k = 0; k < 4; ++k) u_(k, j, i) = uf[k];
+        for (int k = 0; k < 4; ++k) conservative(k, j, i) = uf[k];
       });
   update_primitives();
 }
 
 void FlowLevel::update_primitives() {
-  const Array3 u_ = u, w_ = w;
+  const Array3 conservative = u, primitive = w;
   Kokkos::parallel_for(
       "FlowLevel::update_primitives", Range2({0, 0}, {rows(), ni()}),
       KOKKOS_LAMBDA(long j, long i) {
-        const State c{{u_(0, j, i), u_(1, j, i), u_(2, j, i), u_(3, j, i)}};
+        const State c{{conservative(0, j, i), conservative(1, j, i), conservative(2, j, i),
+                       conservative(3, j, i)}};
         const State p = to_primitive(c);
-        for (int k = 0; k < 4; ++k) w_(k, j + 2, i) = p[k];
+        for (int k = 0; k < 4; ++k) primitive(k, j + 2, i) = p[k];
       });
 }
 
@@ -88,16 +89,16 @@ void FlowLevel::smooth(double cfl, long iteration, double residual) {
 // Collective: the minimum over all ranks decides, and on failure the worst cell of all ranks is
 // named by every rank, so all throw the same Error together.
 void FlowLevel::check_state(long iteration, double residual) const {
-  const Array3 w_ = w;
-  const double p_inf_ = p_inf;
+  const Array3 primitive = w;
+  const double p_ref = p_inf;
   const long nl = rows(), n = ni();
   double worst = 0;
   Kokkos::parallel_reduce(
       "FlowLevel::check_state", Range2({0, 0}, {nl, n}),
       KOKKOS_LAMBDA(long j, long i, double& m) {
-        const double rho = w_(0, j + 2, i), p = w_(3, j + 2, i) / p_inf_;
+        const double rho = primitive(0, j + 2, i), p = primitive(3, j + 2, i) / p_ref;
         double v = fmin(rho, p);
-        const double sum = rho + w_(1, j + 2, i) + w_(2, j + 2, i) + p;
+        const double sum = rho + primitive(1, j + 2, i) + primitive(2, j + 2, i) + p;
         if (!(sum - sum == 0)) v = -INFINITY;  // NaN or ±inf
         if (v < m) m = v;
       },
