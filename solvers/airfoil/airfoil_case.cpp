@@ -121,9 +121,10 @@ void AirfoilSolver::initialize(const CaseNode& config, Runtime& runtime) {
   p.lusgs_omega = config.real("lusgs_omega");
   const CaseNode smoother = config.section("smoother");
   p.smoother = smoother.type();
-  for (const auto& key : smoother.yaml())
-    if (key.first.as<std::string>() != "type")
-      p.smoother_options[key.first.as<std::string>()] = smoother.real(key.first.as<std::string>());
+  for (const auto& entry : smoother.yaml()) {  // the smoother's own keys, checked by its schema
+    const std::string key = entry.first.as<std::string>();
+    if (key != "type") p.smoother_options[key] = smoother.real(key);
+  }
   p.multigrid_levels = config.integer("multigrid_levels");
   const CaseNode mesh_section = config.section("mesh");
   try {  // slabs too thin for the ranks: say so before building the grid
