@@ -113,6 +113,16 @@ struct HyperplaneSweep {
   bool lo, hi;
 };
 
+// Columns [begin, end) of U and ΔU of `row` into `out` (ni, 8). A free function: CUDA does not
+// allow device lambdas in private member functions.
+void pack_edge(const Array3& u, const Array3& du, const Array2& out, long row, long begin,
+               long end) {
+  Kokkos::parallel_for(
+      "LusgsSmoother::pack_edge", Range1(begin, end), KOKKOS_LAMBDA(long i) {
+        for (int k = 0; k < 4; ++k) out(i, k) = u(k, row, i), out(i, 4 + k) = du(k, row, i);
+      });
+}
+
 }  // namespace
 
 LusgsSmoother::LusgsSmoother(const FlowLevel& level) {
@@ -198,12 +208,7 @@ void LusgsSmoother::smooth(FlowLevel& level, double cfl) {
 
 void LusgsSmoother::send_edge(const FlowLevel& level, long row, long begin, long end,
                               int destination, int tag, std::vector<MPI_Request>& requests) {
-  const Array3 u = level.u, du = du_;
-  const Array2 out = edge_send_;
-  Kokkos::parallel_for(
-      "LusgsSmoother::pack_edge", Range1(begin, end), KOKKOS_LAMBDA(long i) {
-        for (int k = 0; k < 4; ++k) out(i, k) = u(k, row, i), out(i, 4 + k) = du(k, row, i);
-      });
+  pack_edge(level.u, du_, edge_send_, row, begin, end);
   const Rows columns(begin, end);
   Kokkos::deep_copy(Kokkos::subview(edge_host_send_, columns, Kokkos::ALL),
                     Kokkos::subview(edge_send_, columns, Kokkos::ALL));
