@@ -1,9 +1,9 @@
 #pragma once
-// Pointwise physics of the airfoil solver, as small KOKKOS_INLINE_FUNCTIONs that the kernels in
-// airfoil_solver.cpp call per face or per cell: the perfect gas (γ = 1.4), conversions between
-// conservative U = (ρ, ρu, ρv, ρE) and primitive W = (ρ, u, v, p) variables, the physical
-// normal flux, Roe's approximate Riemann solver with Harten's entropy fix, the MUSCL slope
-// limiters and the laminar (constant-μ) viscous flux.
+// Pointwise physics of the airfoil solver, as small KOKKOS_INLINE_FUNCTIONs that the kernels
+// (face_fluxes.hpp, lusgs_smoother.cpp, multigrid.cpp) call per face or per cell: the perfect gas
+// (γ = 1.4), conversions between conservative U = (ρ, ρu, ρv, ρE) and primitive W = (ρ, u, v, p)
+// variables, the physical normal flux, Roe's approximate Riemann solver with Harten's entropy fix,
+// the MUSCL slope limiters and the laminar (constant-μ) viscous flux.
 //
 // Why Roe: it resolves contact and shear layers exactly (no numerical diffusion on the linear
 // waves, which matters for the laminar boundary layer at Re = 5000), its dissipation is smooth
@@ -107,7 +107,7 @@ KOKKOS_INLINE_FUNCTION State roe_flux(const State& wl, const State& wr, double s
   return f;
 }
 
-// MUSCL slope limiters (table in airfoil_solver.hpp). `a` and `b` are the backward and forward
+// MUSCL slope limiters (table in airfoil_parameters.hpp). `a` and `b` are the backward and forward
 // differences; the result is the limited slope across the cell (the face value is w ± ½ slope).
 // `eps` (van Albada only) is the squared difference below which the limiter fades out: with
 // eps = 0 it clips every smooth extremum (suction peak, stagnation point), which costs lift and

@@ -185,6 +185,21 @@ TEST(AirfoilSolver, BadParametersAreInputErrors) {
                InputError);
 }
 
+TEST(AirfoilSolver, UnknownSmootherListsTheRegisteredOnes) {
+  const auto jk = testing::joukowski_grid(32, 16, -0.1, 0.05, 10);
+  AirfoilParameters p = inviscid(0.5, 0);
+  p.smoother = "lu_sgs";
+  AirfoilSolver solver;
+  try {
+    solver.initialize(p, jk.grid);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("unknown airfoil smoother 'lu_sgs'"), std::string::npos) << what;
+    EXPECT_NE(what.find("lusgs"), std::string::npos) << what;
+  }
+}
+
 // The case files through the CLI, shortened; bad input exits with 2.
 TEST(AirfoilCli, CaseFilesRunAndWriteTheSurface) {
   for (const char* name : {"naca0012_euler", "naca0012_laminar", "joukowski_euler"}) {
@@ -284,6 +299,12 @@ TEST(AirfoilCli, BadInputExitsWithTwo) {
                 "run " + euler + " -o " + dir.string() + " --set solver.cfl=-1", &out),
             2)
       << out;
+  EXPECT_EQ(
+      surrox::testing::run_surrox(
+          "run " + euler + " -o " + dir.string() + " --set solver.smoother.type=lu_sgs", &out),
+      2)
+      << out;
+  EXPECT_NE(out.find("lusgs"), std::string::npos) << out;
   // Navier–Stokes without a Reynolds number.
   std::ofstream(dir / "no_re.yaml") << "solver:\n  type: airfoil\n  equations: navier_stokes\n";
   EXPECT_EQ(surrox::testing::run_surrox(

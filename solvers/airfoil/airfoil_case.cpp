@@ -1,0 +1,150 @@
+// The airfoil solver's case-file section: its schema and the parameters read from it.
+#include <string>
+#include <vector>
+
+#include "io/hdf5_checkpoint.hpp"
+#include "mesh/airfoil_grid.hpp"
+#include "solvers/airfoil/airfoil_solver.hpp"
+
+namespace surrox::solvers::airfoil {
+namespace {
+
+template <class T, std::size_t N>
+const NamedValue<T>& lookup(const NamedValue<T> (&table)[N], const std::string& name,
+                            const CaseNode& config, const char* key) {
+  for (const auto& row : table)
+    if (name == row.name) return row;
+  config.fail(key, "unknown value '" + name + "'");
+}
+
+template <class T, std::size_t N>
+std::vector<std::string> names_of(const NamedValue<T> (&table)[N]) {
+  std::vector<std::string> names;
+  for (const auto& row : table) names.emplace_back(row.name);
+  return names;
+}
+
+template <class T, std::size_t N>
+std::string docs_of(const NamedValue<T> (&table)[N]) {
+  std::string text;
+  for (const auto& row : table)
+    text += std::string(text.empty() ? "" : "; ") + row.name + ": " + row.doc;
+  return text;
+}
+
+}  // namespace
+
+Schema AirfoilSolver::schema() {
+  Schema s(
+      "Steady 2D compressible flow past an airfoil (Euler or laminar Navier–Stokes) on a "
+      "body-fitted O-grid: cell-centred finite volumes, Roe flux with MUSCL reconstruction, "
+      "LU-SGS pseudo-time stepping. Units: ρ∞ = 1, |u∞| = 1, chord = 1, p∞ = 1/(γM²).");
+  s.choice("equations", names_of(kEquationsTable),
+           "governing equations (" + docs_of(kEquationsTable) + ")")
+      .fallback("euler");
+  s.real("mach", "free-stream Mach number (subsonic far field; shocks only with limiter minmod)")
+      .above(0)
+      .at_most(0.9)
+      .fallback("0.5");
+  s.real("alpha_deg", "angle of attack").units("degree").at_least(-30).at_most(30).fallback("0");
+  s.real("reynolds", "Reynolds number ρ∞|u∞|c/μ (required for navier_stokes)").above(0).optional();
+  s.real("cfl", "pseudo-time CFL number of the local time steps (LU-SGS is stable far beyond 1)")
+      .above(0)
+      .at_most(1e6)
+      .fallback("50");
+  s.integer("cfl_ramp", "iterations over which the CFL number grows geometrically from 1")
+      .at_least(0)
+      .fallback("50");
+  s.integer("max_iterations", "pseudo-time iterations at most").at_least(1).fallback("5000");
+  s.real("residual_drop",
+         "converged when the L2 density residual falls below this fraction of the first one")
+      .above(0)
+      .below(1)
+      .fallback("1e-8");
+  s.choice("limiter", names_of(kLimiterTable),
+           "MUSCL slope limiter (" + docs_of(kLimiterTable) + ")")
+      .fallback("van_albada");
+  s.choice("far_field", names_of(kFarFieldTable),
+           "far-field state (" + docs_of(kFarFieldTable) + ")")
+      .fallback("vortex");
+  s.real("entropy_fix", "Harten's entropy-fix width δ/c on the acoustic waves")
+      .at_least(0)
+      .at_most(0.5)
+      .fallback("0.1");
+  s.real("linear_wave_fix",
+         "the same width on the entropy and shear waves; default 0.2 for euler (damps the "
+         "odd-even entropy layer along the wall, which otherwise stalls convergence), 0 for "
+         "navier_stokes (the boundary layer must not see it)")
+      .at_least(0)
+      .at_most(0.5)
+      .optional();
+  s.real("lusgs_omega", "LU-SGS over-relaxation ω of the spectral radii (1 ≤ ω ≤ 2)")
+      .at_least(1)
+      .at_most(2)
+      .fallback("1.0");
+  s.component("smoother", smoother_registry(),
+              "the implicit pseudo-time smoother of every multigrid level")
+      .default_type("lusgs");
+  s.integer(
+       "multigrid_levels",
+       "grid levels of the FAS multigrid (1: single grid); coarsening stops at odd or tiny grids")
+      .at_least(1)
+      .at_most(6)
+      .fallback("4");
+  s.choice("initial", {"freestream", "restart"},
+           "initial state: uniform free stream, or the state in restart_file (a checkpoint.h5 of a "
+           "run on the same grid, any Mach number or angle: a warm start; residuals stay relative "
+           "to this case's free-stream start; `surrox run --restart` continues a run instead)")
+      .fallback("freestream");
+  s.input_path("restart_file", "checkpoint to start from when initial = restart").optional();
+  s.section("mesh", mesh::airfoil_mesh_schema(), "the O-grid around the airfoil");
+  return s;
+}
+
+void AirfoilSolver::initialize(const CaseNode& config, Runtime& runtime) {
+  AirfoilParameters p;
+  p.equations = lookup(kEquationsTable, config.string("equations"), config, "equations").value;
+  p.mach = config.real("mach");
+  p.alpha_deg = config.real("alpha_deg");
+  if (p.equations == Equations::kNavierStokes) {
+    if (!config.has("reynolds")) config.fail("reynolds", "required for equations: navier_stokes");
+    p.reynolds = config.real("reynolds");
+  }
+  p.cfl = config.real("cfl");
+  p.cfl_ramp = config.integer("cfl_ramp");
+  p.max_iterations = config.integer("max_iterations");
+  p.residual_drop = config.real("residual_drop");
+  p.limiter = lookup(kLimiterTable, config.string("limiter"), config, "limiter").value;
+  p.far_field = lookup(kFarFieldTable, config.string("far_field"), config, "far_field").value;
+  p.entropy_fix = config.real("entropy_fix");
+  p.linear_fix = config.has("linear_wave_fix") ? config.real("linear_wave_fix") : -1.0;
+  p.lusgs_omega = config.real("lusgs_omega");
+  const CaseNode smoother = config.section("smoother");
+  p.smoother = smoother.type();
+  for (const auto& entry : smoother.yaml()) {  // the smoother's own keys, checked by its schema
+    const std::string key = entry.first.as<std::string>();
+    if (key != "type") p.smoother_options[key] = smoother.real(key);
+  }
+  p.multigrid_levels = config.integer("multigrid_levels");
+  const CaseNode mesh_section = config.section("mesh");
+  try {  // slabs too thin for the ranks: say so before building the grid
+    decompose(mesh_section.integer("cells_around"), mesh_section.integer("cells_normal"),
+              runtime.size(), p.multigrid_levels);
+  } catch (const InputError& e) {
+    config.fail("mesh", e.detail());
+  }
+  mesh::AirfoilGridInfo info;
+  const mesh::CurvilinearGrid grid = mesh::build_airfoil_grid(mesh_section, &info);
+  initialize(p, grid, runtime.comm());
+  shape_ = mesh::named_descriptors(info.shape);
+  if (config.string("initial") == "restart") {
+    if (!config.has("restart_file")) config.fail("restart_file", "required for initial: restart");
+    // A warm start: the checkpoint's state, this case's free-stream residual reference.
+    const auto reference = first_residual_;
+    load_state(io::Hdf5Checkpoint::read(config.string("restart_file"), runtime.comm()));
+    first_residual_ = reference;
+    reset_history();
+  }
+}
+
+}  // namespace surrox::solvers::airfoil

@@ -1,0 +1,72 @@
+#pragma once
+// The parameters of the airfoil solver (airfoil_solver.hpp) and the case-file names of their
+// choices.
+#include <map>
+#include <string>
+
+#include "solvers/airfoil/flux.hpp"
+
+namespace surrox::solvers::airfoil {
+
+enum class Equations { kEuler, kNavierStokes };
+enum class FarField { kFreestream, kVortex };
+// What j = 0 is: the airfoil wall (slip for Euler, no-slip adiabatic for Navier–Stokes), or,
+// for verification only, another far field (free-stream preservation on a closed annulus).
+enum class InnerBoundary { kWall, kFarField };
+// How LU-SGS couples the slabs of neighbouring MPI ranks: pipelined, the sweeps run as a
+// wavefront over the ranks and reproduce the one-rank sweeps exactly; block Jacobi, the
+// neighbour's ΔU counts as zero (no waiting, but a weaker smoother: the laminar NACA 0012 case
+// stalls on 2 ranks). C++ only, for comparisons; case files always pipeline.
+enum class RankCoupling { kPipelined, kBlockJacobi };
+
+struct AirfoilParameters {
+  Equations equations = Equations::kEuler;
+  double mach = 0.5;
+  double alpha_deg = 0;
+  double reynolds = 0;  // chord Reynolds number; required > 0 for Navier–Stokes
+  double cfl = 50;      // local pseudo-time-step CFL number
+  long cfl_ramp = 50;   // iterations over which the CFL grows geometrically from 1
+  long max_iterations = 5000;
+  double residual_drop = 1e-8;
+  Limiter limiter = Limiter::kVanAlbada;
+  double limiter_epsilon = 1e-6;  // van Albada's ε (squared difference, see flux.hpp)
+  double entropy_fix = 0.1;       // Harten's δ/ĉ on the acoustic waves
+  double linear_fix = -1;         // the same on the entropy/shear waves; < 0: 0.2 Euler, 0 NS
+  double lusgs_omega = 1.0;       // over-relaxation of the spectral radii in the LU-SGS diagonal
+  FarField far_field = FarField::kVortex;
+  // Levels of the FAS multigrid (1: single grid). Each coarser level takes every other node;
+  // levels stop where a dimension would be odd or below 8 × 4 cells, or where an MPI rank's slab
+  // would keep fewer than 2 rows on the coarsest level.
+  long multigrid_levels = 4;
+  InnerBoundary inner = InnerBoundary::kWall;
+  RankCoupling lusgs_ranks = RankCoupling::kPipelined;
+  // The implicit smoother of every level: a name in smoother_registry() (smoother.hpp), and the
+  // numeric keys of its case-file section besides `type` (LU-SGS has none: it reads lusgs_omega
+  // and lusgs_ranks above).
+  std::string smoother = "lusgs";
+  std::map<std::string, double> smoother_options;
+};
+
+// Parameter names: each table row gives a case-file name and its value, so choices and parsing
+// share one list.
+template <class T>
+struct NamedValue {
+  const char* name;
+  T value;
+  const char* doc;
+};
+inline constexpr NamedValue<Equations> kEquationsTable[] = {
+    {"euler", Equations::kEuler, "inviscid, slip wall"},
+    {"navier_stokes", Equations::kNavierStokes, "laminar, no-slip adiabatic wall"}};
+inline constexpr NamedValue<Limiter> kLimiterTable[] = {
+    {"van_albada", Limiter::kVanAlbada, "smooth; converges to round-off (default)"},
+    {"van_leer", Limiter::kVanLeer, "harmonic mean of the slopes"},
+    {"minmod", Limiter::kMinmod, "most dissipative; for shocks"},
+    {"none", Limiter::kNone, "unlimited Fromm slopes (smooth subsonic flow only)"}};
+inline constexpr NamedValue<FarField> kFarFieldTable[] = {
+    {"freestream", FarField::kFreestream, "uniform free stream outside the far-field boundary"},
+    {"vortex", FarField::kVortex,
+     "free stream plus the Prandtl–Glauert point vortex of the current lift (smaller far-field "
+     "error)"}};
+
+}  // namespace surrox::solvers::airfoil

@@ -1,0 +1,142 @@
+#include "solvers/airfoil/flow_level.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "core/error.hpp"
+#include "solvers/airfoil/boundary_conditions.hpp"
+#include "solvers/scoped_phase.hpp"
+
+namespace surrox::solvers::airfoil {
+
+FlowLevel::FlowLevel(const AirfoilParameters& p, const mesh::CurvilinearGrid& grid, Slab s)
+    : parameters(p), slab(std::move(s)) {
+  AirfoilParameters& q = parameters;
+  if (!(q.mach > 0 && q.mach <= 0.9))
+    throw InputError(fmt::format("airfoil solver: Mach number {} outside (0, 0.9]", q.mach));
+  viscous = q.equations == Equations::kNavierStokes;
+  if (q.linear_fix < 0) q.linear_fix = viscous ? 0.0 : 0.2;
+  if (viscous && !(q.reynolds > 0))
+    throw InputError("airfoil solver: navier_stokes needs a Reynolds number > 0");
+  if (!(q.cfl > 0) || q.max_iterations < 1 || !(q.residual_drop > 0 && q.residual_drop < 1))
+    throw InputError("airfoil solver: cfl, max_iterations and residual_drop must be positive");
+  if (grid.cells_i() < 8 || grid.cells_j() < 4)
+    throw InputError(fmt::format("airfoil grid too small: {} × {} cells (need ≥ 8 × 4)",
+                                 grid.cells_i(), grid.cells_j()));
+  alpha = q.alpha_deg * M_PI / 180;
+  p_inf = 1 / (kGamma * q.mach * q.mach);
+  const mesh::GridMetrics metrics = mesh::compute_metrics(grid);  // InputError on folded cells
+  geometry = SlabGeometry(metrics, grid, slab);
+  chord_line = chord_line_of(grid);
+  grid_x = grid.x;
+  grid_y = grid.y;
+  cell_area = metrics.area;
+  cell_wall_distance = metrics.wall_distance;
+  mu = viscous ? chord_line.chord / q.reynolds : 0.0;
+
+  const long nl = rows(), n = ni();
+  u = Array3("FlowLevel::u", 4, nl, n);
+  w = Array3("FlowLevel::w", 4, nl + 4, n);
+  res = Array3("FlowLevel::residual", 4, nl, n);
+  flux_i = Array3("FlowLevel::flux_i", 4, nl, n);
+  flux_j = Array3("FlowLevel::flux_j", 4, nl + 1, n);
+  lambda_i = Array2("FlowLevel::lambda_i", nl, n);
+  lambda_j = Array2("FlowLevel::lambda_j", nl + 1, n);
+  lambda_viscous_i = Array2("FlowLevel::lambda_viscous_i", nl, n);
+  lambda_viscous_j = Array2("FlowLevel::lambda_viscous_j", nl + 1, n);
+  node_u = Array2("FlowLevel::node_u", nl + 1, n);
+  node_v = Array2("FlowLevel::node_v", nl + 1, n);
+  node_theta = Array2("FlowLevel::node_theta", nl + 1, n);
+  wall_viscous_x = Array2("FlowLevel::wall_viscous_x", 1, n);
+  wall_viscous_y = Array2("FlowLevel::wall_viscous_y", 1, n);
+  w_ghosts = GhostRows(slab, 2);
+  smoother = smoother_registry().create(q.smoother, *this);
+}
+
+void FlowLevel::set_freestream() {
+  const State wf = freestream_at(0, 0, 0, 0, alpha, parameters.mach, p_inf, 0);
+  const State uf = to_conservative(wf);
+  const Array3 conservative = u;
+  Kokkos::parallel_for(
+      "FlowLevel::set_freestream", Range2({0, 0}, {rows(), ni()}), KOKKOS_LAMBDA(long j, long i) {
+        for (int k = 0; k < 4; ++k) conservative(k, j, i) = uf[k];
+      });
+  update_primitives();
+}
+
+void FlowLevel::update_primitives() {
+  const Array3 conservative = u, primitive = w;
+  Kokkos::parallel_for(
+      "FlowLevel::update_primitives", Range2({0, 0}, {rows(), ni()}),
+      KOKKOS_LAMBDA(long j, long i) {
+        const State c{{conservative(0, j, i), conservative(1, j, i), conservative(2, j, i),
+                       conservative(3, j, i)}};
+        const State p = to_primitive(c);
+        for (int k = 0; k < 4; ++k) primitive(k, j + 2, i) = p[k];
+      });
+}
+
+void FlowLevel::smooth(double cfl, long iteration, double residual) {
+  smoother->smooth(*this, cfl);
+  ScopedPhase phase(phase_seconds, "update");
+  update_primitives();
+  check_state(iteration, residual);
+}
+
+// Collective: the minimum over all ranks decides, and on failure the worst cell of all ranks is
+// named by every rank, so all throw the same Error together.
+void FlowLevel::check_state(long iteration, double residual) const {
+  const Array3 primitive = w;
+  const double p_ref = p_inf;
+  const long nl = rows(), n = ni();
+  double worst = 0;
+  Kokkos::parallel_reduce(
+      "FlowLevel::check_state", Range2({0, 0}, {nl, n}),
+      KOKKOS_LAMBDA(long j, long i, double& m) {
+        const double rho = primitive(0, j + 2, i), p = primitive(3, j + 2, i) / p_ref;
+        double v = fmin(rho, p);
+        const double sum = rho + primitive(1, j + 2, i) + primitive(2, j + 2, i) + p;
+        if (!(sum - sum == 0)) v = -INFINITY;  // NaN or ±inf
+        if (v < m) m = v;
+      },
+      Kokkos::Min<double>(worst));
+  if (slab.ranks() > 1) MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MIN, slab.comm());
+  if (worst > 0) return;
+  // Find and name the worst cell on the host (only on failure).
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), w);
+  auto xc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), geometry.xc);
+  auto yc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), geometry.yc);
+  long wi = 0, wj = 0;
+  double wv = INFINITY;
+  for (long j = 0; j < nl; ++j)
+    for (long i = 0; i < n; ++i) {
+      double v = std::min(h(0, j + 2, i), h(3, j + 2, i) / p_inf);
+      if (!std::isfinite(h(0, j + 2, i) + h(1, j + 2, i) + h(2, j + 2, i) + h(3, j + 2, i)))
+        v = -INFINITY;
+      if (v < wv) wv = v, wi = i, wj = j;
+    }
+  // The cell: i, global j, x, y, ρ, u, v, p/p∞, from the rank that holds the worst one.
+  double cell[8] = {static_cast<double>(wi), static_cast<double>(slab.first_row() + wj),
+                    xc(wj + 1, wi),          yc(wj + 1, wi),
+                    h(0, wj + 2, wi),        h(1, wj + 2, wi),
+                    h(2, wj + 2, wi),        h(3, wj + 2, wi) / p_inf};
+  if (slab.ranks() > 1) {
+    struct {
+      double value;
+      int rank;
+    } mine{wv, slab.rank()}, owner{0, 0};
+    MPI_Allreduce(&mine, &owner, 1, MPI_DOUBLE_INT, MPI_MINLOC, slab.comm());
+    MPI_Bcast(cell, 8, MPI_DOUBLE, owner.rank, slab.comm());
+  }
+  throw Error(fmt::format(
+      "the airfoil solver diverged at iteration {}: cell (i = {}, j = {}) at x = {:.4g}, y = "
+      "{:.4g} has ρ = {:.4g}, u = {:.4g}, v = {:.4g}, p/p∞ = {:.4g} (density residual {:.3e} of "
+      "the first); reduce solver.cfl, raise solver.cfl_ramp or use limiter minmod",
+      iteration, static_cast<long>(cell[0]), static_cast<long>(cell[1]), cell[2], cell[3], cell[4],
+      cell[5], cell[6], cell[7], residual));
+}
+
+}  // namespace surrox::solvers::airfoil

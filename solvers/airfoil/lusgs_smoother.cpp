@@ -1,0 +1,229 @@
+#include "solvers/airfoil/lusgs_smoother.hpp"
+
+#include <algorithm>
+
+#include "solvers/airfoil/flow_level.hpp"
+#include "solvers/airfoil/flux.hpp"
+#include "solvers/airfoil/slab_geometry.hpp"
+#include "solvers/scoped_phase.hpp"
+
+namespace surrox::solvers::airfoil {
+namespace {
+
+// MPI tags of the wavefront: edge columns of the forward and of the backward sweep.
+constexpr int kTagForward = 4103, kTagBackward = 4104;
+
+// The cells of one hyperplane i + j = plane, for both sweeps.
+struct HyperplaneSweep {
+  struct Forward {};
+  struct Backward {};
+
+  HyperplaneSweep(const FlowLevel& level, const Array3& update, const Array2& diagonal,
+                  const Array2& lower_edge, const Array2& upper_edge, bool lower_rank,
+                  bool upper_rank)
+      : u(level.u),
+        du(update),
+        res(level.res),
+        geometry(level.geometry),
+        lam_i(level.lambda_i),
+        lam_j(level.lambda_j),
+        lv_i(level.lambda_viscous_i),
+        lv_j(level.lambda_viscous_j),
+        diag(diagonal),
+        edge_lo(lower_edge),
+        edge_hi(upper_edge),
+        ni(level.ni()),
+        nl(level.rows()),
+        omega(level.parameters.lusgs_omega),
+        lo(lower_rank),
+        hi(upper_rank) {}
+
+  KOKKOS_INLINE_FUNCTION void operator()(Forward, long j) const {
+    const long i = plane - j;
+    State sum;
+    off_diagonal(j, i, true, sum);
+    const double d = diag(j, i);
+    for (int k = 0; k < 4; ++k) du(k, j, i) = (-res(k, j, i) - sum[k]) / d;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(Backward, long j) const {
+    const long i = plane - j;
+    State sum;
+    off_diagonal(j, i, false, sum);
+    const double d = diag(j, i);
+    for (int k = 0; k < 4; ++k) du(k, j, i) -= sum[k] / d;
+  }
+
+  // Σ over the neighbours on one side of the ordering (lower: plane < this cell's plane) of
+  // ½ ΔF_n·S_cn − (ω ½λ_f + λ_v,f) ΔU_n, with ΔF_n = F(U_n + ΔU_n) − F(U_n). Rows −1 and nl
+  // are the neighbour ranks' edge rows (U, ΔU in edge_lo, edge_hi).
+  KOKKOS_INLINE_FUNCTION void off_diagonal(long j, long i, bool lower, State& sum) const {
+    for (int k = 0; k < 4; ++k) sum[k] = 0;
+    const long own = i + j;
+    for (int n = 0; n < 4; ++n) {
+      long jn = j, in = i;
+      double sx, sy, coef;
+      if (n == 0) {  // i − 1
+        in = wrap(i - 1, ni);
+        sx = -geometry.sxi(j, i), sy = -geometry.syi(j, i), coef = omega * lam_i(j, i) + lv_i(j, i);
+      } else if (n == 1) {  // i + 1
+        in = wrap(i + 1, ni);
+        sx = geometry.sxi(j, i + 1), sy = geometry.syi(j, i + 1),
+        coef = omega * lam_i(j, in) + lv_i(j, in);
+      } else if (n == 2) {  // j − 1
+        if (j == 0 && !lo) continue;
+        jn = j - 1;
+        sx = -geometry.sxj(j, i), sy = -geometry.syj(j, i), coef = omega * lam_j(j, i) + lv_j(j, i);
+      } else {  // j + 1
+        if (j == nl - 1 && !hi) continue;
+        jn = j + 1;
+        sx = geometry.sxj(j + 1, i), sy = geometry.syj(j + 1, i),
+        coef = omega * lam_j(j + 1, i) + lv_j(j + 1, i);
+      }
+      const long pn = in + jn;
+      if (lower ? pn >= own : pn <= own) continue;
+      State un, up, dn;
+      for (int k = 0; k < 4; ++k) {
+        if (jn < 0)
+          un[k] = edge_lo(in, k), dn[k] = edge_lo(in, 4 + k);
+        else if (jn == nl)
+          un[k] = edge_hi(in, k), dn[k] = edge_hi(in, 4 + k);
+        else
+          un[k] = u(k, jn, in), dn[k] = du(k, jn, in);
+        up[k] = un[k] + dn[k];
+      }
+      const State f1 = conservative_flux(up, sx, sy), f0 = conservative_flux(un, sx, sy);
+      for (int k = 0; k < 4; ++k) sum[k] += 0.5 * (f1[k] - f0[k]) - coef * dn[k];
+    }
+  }
+
+  // Runs the cells of hyperplane `p` in the direction of Tag.
+  template <class Tag>
+  void run(long p, const char* label) {
+    plane = p;
+    const long jlo = std::max(0L, p - (ni - 1)), jhi = std::min(nl - 1, p);
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<Tag>(jlo, jhi + 1), *this);
+  }
+
+  Array3 u, du, res;
+  SlabGeometry geometry;
+  Array2 lam_i, lam_j, lv_i, lv_j, diag, edge_lo, edge_hi;
+  long ni, nl, plane = 0;
+  double omega;
+  bool lo, hi;
+};
+
+// Columns [begin, end) of U and ΔU of `row` into `out` (ni, 8). A free function: CUDA does not
+// allow device lambdas in private member functions.
+void pack_edge(const Array3& u, const Array3& du, const Array2& out, long row, long begin,
+               long end) {
+  Kokkos::parallel_for(
+      "LusgsSmoother::pack_edge", Range1(begin, end), KOKKOS_LAMBDA(long i) {
+        for (int k = 0; k < 4; ++k) out(i, k) = u(k, row, i), out(i, 4 + k) = du(k, row, i);
+      });
+}
+
+}  // namespace
+
+LusgsSmoother::LusgsSmoother(const FlowLevel& level) {
+  const long nl = level.rows(), ni = level.ni();
+  du_ = Array3("LusgsSmoother::du", 4, nl, ni);
+  diag_ = Array2("LusgsSmoother::diagonal", nl, ni);
+  edge_lo_ = Array2("LusgsSmoother::edge_lo", ni, 8);
+  edge_hi_ = Array2("LusgsSmoother::edge_hi", ni, 8);
+  if (level.slab.ranks() > 1) {
+    edge_send_ = Array2("LusgsSmoother::edge_send", ni, 8);
+    // Chunks occupy disjoint columns, so the host copy may alias the device buffer.
+    edge_host_send_ = Kokkos::create_mirror_view(edge_send_);
+    edge_host_receive_ = Kokkos::create_mirror(edge_lo_);  // lands here, then into edge_lo/hi
+  }
+}
+
+void LusgsSmoother::smooth(FlowLevel& level, double cfl) {
+  ScopedPhase phase(level.phase_seconds, "lusgs");
+  const Array3 u = level.u, du = du_;
+  const Array2 lam_i = level.lambda_i, lam_j = level.lambda_j, lv_i = level.lambda_viscous_i,
+               lv_j = level.lambda_viscous_j, diag = diag_;
+  const long ni = level.ni(), nl = level.rows();
+  const int rank = level.slab.rank(), ranks = level.slab.ranks();
+  const double omega = level.parameters.lusgs_omega;
+  const double inv_cfl = 1 / cfl;
+  const bool pipelined = level.parameters.lusgs_ranks == RankCoupling::kPipelined;
+  const bool lo = pipelined && rank > 0, hi = pipelined && rank < ranks - 1;
+
+  Kokkos::parallel_for(
+      "LusgsSmoother::diagonal", Range2({0, 0}, {nl, ni}), KOKKOS_LAMBDA(long j, long i) {
+        const long ip = wrap(i + 1, ni);
+        const double lc = lam_i(j, i) + lam_i(j, ip) + lam_j(j, i) + lam_j(j + 1, i);
+        const double lv = lv_i(j, i) + lv_i(j, ip) + lv_j(j, i) + lv_j(j + 1, i);
+        // V/Δt with Δt = CFL·V/(Σ½λ + Σλ_v), plus the implicit spectral radii.
+        diag(j, i) = (lc + lv) * inv_cfl + omega * lc + lv;
+      });
+
+  HyperplaneSweep sweep(level, du_, diag_, edge_lo_, edge_hi_, lo, hi);
+  // Edge columns travel in chunks [c·chunk, (c + 1)·chunk) ∩ [0, ni), the same on both sides.
+  const long chunk = std::max(4L, ni / 16), planes = ni + nl - 1;
+  std::vector<MPI_Request> sends;
+
+  // Forward: before hyperplane q, row 0's cell i = q needs the lower rank's column i; after it,
+  // the last row's cell i = q − (nl − 1) is final for the upper rank.
+  long received = 0;  // lower edge columns [0, received) are here
+  for (long plane = 0; plane < planes; ++plane) {
+    while (lo && received < ni && received <= plane) {
+      const long end = std::min(received + chunk, ni);
+      receive_edge(level, edge_lo_, received, end, rank - 1, kTagForward);
+      received = end;
+    }
+    sweep.run<HyperplaneSweep::Forward>(plane, "LusgsSmoother::forward");
+    const long top = plane - (nl - 1);
+    if (hi && top >= 0 && ((top + 1) % chunk == 0 || top == ni - 1))
+      send_edge(level, nl - 1, top / chunk * chunk, top + 1, rank + 1, kTagForward, sends);
+  }
+  if (!sends.empty())
+    MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
+  sends.clear();
+
+  // Backward: before hyperplane q, the last row's cell i = q − (nl − 1) needs the upper rank's
+  // column i (final); after it, row 0's cell i = q is final for the lower rank.
+  long lowest = ni;  // upper edge columns [lowest, ni) are here
+  for (long plane = planes - 1; plane >= 0; --plane) {
+    const long top = plane - (nl - 1);
+    while (hi && top >= 0 && top < lowest) {
+      const long begin = (lowest - 1) / chunk * chunk;
+      receive_edge(level, edge_hi_, begin, lowest, rank + 1, kTagBackward);
+      lowest = begin;
+    }
+    sweep.run<HyperplaneSweep::Backward>(plane, "LusgsSmoother::backward");
+    if (lo && plane < ni && plane % chunk == 0)
+      send_edge(level, 0, plane, std::min(plane + chunk, ni), rank - 1, kTagBackward, sends);
+  }
+  if (!sends.empty())
+    MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
+
+  Kokkos::parallel_for(
+      "LusgsSmoother::update", Range2({0, 0}, {nl, ni}), KOKKOS_LAMBDA(long j, long i) {
+        for (int k = 0; k < 4; ++k) u(k, j, i) += du(k, j, i);
+      });
+}
+
+void LusgsSmoother::send_edge(const FlowLevel& level, long row, long begin, long end,
+                              int destination, int tag, std::vector<MPI_Request>& requests) {
+  pack_edge(level.u, du_, edge_send_, row, begin, end);
+  const Rows columns(begin, end);
+  Kokkos::deep_copy(Kokkos::subview(edge_host_send_, columns, Kokkos::ALL),
+                    Kokkos::subview(edge_send_, columns, Kokkos::ALL));
+  requests.emplace_back();
+  MPI_Isend(edge_host_send_.data() + 8 * begin, static_cast<int>(8 * (end - begin)), MPI_DOUBLE,
+            destination, tag, level.slab.comm(), &requests.back());
+}
+
+void LusgsSmoother::receive_edge(const FlowLevel& level, const Array2& edge, long begin, long end,
+                                 int source, int tag) {
+  MPI_Recv(edge_host_receive_.data() + 8 * begin, static_cast<int>(8 * (end - begin)), MPI_DOUBLE,
+           source, tag, level.slab.comm(), MPI_STATUS_IGNORE);
+  const Rows columns(begin, end);
+  Kokkos::deep_copy(Kokkos::subview(edge, columns, Kokkos::ALL),
+                    Kokkos::subview(edge_host_receive_, columns, Kokkos::ALL));
+}
+
+}  // namespace surrox::solvers::airfoil

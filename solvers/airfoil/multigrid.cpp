@@ -1,0 +1,115 @@
+#include "solvers/airfoil/multigrid.hpp"
+
+#include "solvers/airfoil/residual.hpp"
+#include "solvers/scoped_phase.hpp"
+
+namespace surrox::solvers::airfoil {
+
+void add_coarse_levels(std::vector<FlowLevel>& levels, const mesh::CurvilinearGrid& grid,
+                       int count) {
+  mesh::CurvilinearGrid fine_grid = grid;
+  for (int n = 0; n < count; ++n) {
+    const FlowLevel& fine = levels.back();
+    const long nci = fine.ni() / 2, ncj = fine.slab.nj() / 2;
+    mesh::CurvilinearGrid coarse_grid;
+    coarse_grid.x = HostMatrix("Multigrid::coarse_x", nci + 1, ncj + 1);
+    coarse_grid.y = HostMatrix("Multigrid::coarse_y", nci + 1, ncj + 1);
+    for (long i = 0; i <= nci; ++i)
+      for (long j = 0; j <= ncj; ++j)
+        coarse_grid.x(i, j) = fine_grid.x(2 * i, 2 * j),
+                         coarse_grid.y(i, j) = fine_grid.y(2 * i, 2 * j);
+    AirfoilParameters p = fine.parameters;
+    p.limiter = Limiter::kFirstOrder;
+    levels.emplace_back(p, coarse_grid, fine.slab.coarsened());
+    FlowLevel& coarse = levels.back();
+    const long ncl = coarse.rows();
+    coarse.forcing = Array3("Multigrid::forcing", 4, ncl, nci);
+    coarse.u_start = Array3("Multigrid::u_start", 4, ncl, nci);
+    coarse.correction = Array3("Multigrid::correction", 4, ncl + 2, nci);
+    coarse.correction_ghosts = GhostRows(coarse.slab, 1);
+    fine_grid = coarse_grid;
+  }
+}
+
+void coarse_grid_correction(std::vector<FlowLevel>& levels, std::size_t l, double cfl,
+                            long iteration, double residual) {
+  if (l + 1 >= levels.size()) return;
+  FlowLevel& f = levels[l];
+  evaluate_residual(f);  // R_f at the smoothed state
+  FlowLevel& c = levels[l + 1];
+  const long nci = c.ni(), ncl = c.rows(), ncj = c.slab.nj(), cj0 = c.slab.first_row(), ci = 2;
+  {
+    ScopedPhase phase(f.phase_seconds, "multigrid");
+    const Array3 uf = f.u, rf = f.res, uc = c.u, u0 = c.u_start, pc = c.forcing;
+    const Array2 area = f.geometry.area;
+    Kokkos::parallel_for(
+        "Multigrid::restrict", Range2({0, 0}, {ncl, nci}), KOKKOS_LAMBDA(long jc, long ic) {
+          double v = 0, su[4] = {0, 0, 0, 0}, sr[4] = {0, 0, 0, 0};
+          for (long b = 0; b < 2; ++b)
+            for (long a = 0; a < ci; ++a) {
+              const long i = ci * ic + a, j = 2 * jc + b;
+              v += area(j, i);
+              for (int k = 0; k < 4; ++k) su[k] += area(j, i) * uf(k, j, i), sr[k] += rf(k, j, i);
+            }
+          for (int k = 0; k < 4; ++k) {
+            uc(k, jc, ic) = u0(k, jc, ic) = su[k] / v;
+            pc(k, jc, ic) = sr[k];  // completed below: P = Σ R_f − R_c(U_c⁰)
+          }
+        });
+  }
+  {
+    // All the work on the coarser levels, which keep their own phase clocks.
+    ScopedPhase phase(f.phase_seconds, "multigrid_coarse");
+    c.update_primitives();
+    c.circulation = f.circulation;
+    evaluate_residual(c, false);  // R_c(U_c⁰)
+    const Array3 pc = c.forcing, rc = c.res;
+    Kokkos::parallel_for(
+        "Multigrid::forcing", Range2({0, 0}, {ncl, nci}), KOKKOS_LAMBDA(long jc, long ic) {
+          for (int k = 0; k < 4; ++k) {
+            const double sum_fine = pc(k, jc, ic);
+            pc(k, jc, ic) = sum_fine - rc(k, jc, ic);
+            rc(k, jc, ic) = sum_fine;  // R_c(U_c⁰) + P
+          }
+        });
+    c.smooth(cfl, iteration, residual);
+    coarse_grid_correction(levels, l + 1, cfl, iteration, residual);
+  }
+  {
+    ScopedPhase phase(f.phase_seconds, "multigrid");
+    const Array3 uc = c.u, u0 = c.u_start, dc = c.correction;
+    Kokkos::parallel_for(
+        "Multigrid::correction", Range2({0, 0}, {ncl, nci}), KOKKOS_LAMBDA(long jc, long ic) {
+          for (int k = 0; k < 4; ++k) dc(k, jc + 1, ic) = uc(k, jc, ic) - u0(k, jc, ic);
+        });
+  }
+  {
+    ScopedPhase phase(f.phase_seconds, "halo");
+    c.correction_ghosts.exchange(c.correction);
+  }
+  {
+    ScopedPhase phase(f.phase_seconds, "multigrid");
+    const Array3 uf = f.u, dc = c.correction;
+    // Slab rows start at an even global row, so local and global parities agree.
+    Kokkos::parallel_for(
+        "Multigrid::prolong", Range2({0, 0}, {f.rows(), f.ni()}), KOKKOS_LAMBDA(long j, long i) {
+          const long ic = i / 2, jc = j / 2;
+          const long in = wrap(ic + (i % 2 == 0 ? -1 : 1), nci);
+          long jn = jc + (j % 2 == 0 ? -1 : 1);
+          if (cj0 + jn < 0 || cj0 + jn >= ncj) jn = jc;  // wall and far field: one-sided
+          State next;
+          for (int k = 0; k < 4; ++k) {
+            const double d = 9.0 / 16 * dc(k, jc + 1, ic) + 3.0 / 16 * dc(k, jc + 1, in) +
+                             3.0 / 16 * dc(k, jn + 1, ic) + 1.0 / 16 * dc(k, jn + 1, in);
+            next[k] = uf(k, j, i) + d;
+          }
+          const State w = to_primitive(next);
+          if (w[0] > 0 && w[3] > 0)
+            for (int k = 0; k < 4; ++k) uf(k, j, i) = next[k];
+        });
+  }
+  f.update_primitives();
+  f.check_state(iteration, residual);
+}
+
+}  // namespace surrox::solvers::airfoil
