@@ -57,6 +57,15 @@ find_package(nlohmann_json REQUIRED)
 
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(PETSC REQUIRED IMPORTED_TARGET petsc)
+# Debian's petsc.pc carries its own build's hardening flags (-D_FORTIFY_SOURCE=2 -Wdate-time).
+# Passed on to every target that links the solvers, they make those units differ from the
+# LibTorch precompiled header, which GCC then ignores (-Winvalid-pch) and parses torch anew in
+# each of them. The build type decides hardening, not a dependency.
+get_target_property(petsc_options PkgConfig::PETSC INTERFACE_COMPILE_OPTIONS)
+if(petsc_options)
+  list(FILTER petsc_options EXCLUDE REGEX "^-D_FORTIFY_SOURCE|^-U_FORTIFY_SOURCE|^-Wdate-time$")
+  set_target_properties(PkgConfig::PETSC PROPERTIES INTERFACE_COMPILE_OPTIONS "${petsc_options}")
+endif()
 
 if(SURROX_BUILD_TESTS)
   find_package(GTest REQUIRED)

@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   # Toolchain
-  build-essential g++ cmake ninja-build pkg-config git ca-certificates
+  build-essential g++ cmake ninja-build pkg-config git ca-certificates ccache clang-format
   # Numerics and ML
   libtorch-dev libgloo-dev libtrilinos-kokkos-dev libopenblas0-openmp
   # I/O
