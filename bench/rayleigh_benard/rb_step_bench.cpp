@@ -30,7 +30,7 @@ void RayleighBenardStep(benchmark::State& state) {
                          {"solver.rayleigh=1e6",
                           "solver.cells=[" + std::to_string(nx) + ", " + std::to_string(nz) + "]",
                           "solver.amplitude=0.3", "solver.cfl=0.8"});
-  solvers::rayleigh_benard::RayleighBenardSolver solver;
+  solvers::rayleigh_benard::RayleighBenardSolver<2> solver;
   solver.initialize(c.root.section("solver"), *g_runtime);
   for (int n = 0; n < 20; ++n) solver.advance();  // past the first-step setup
   const auto before = solver.phase_times();

@@ -1,36 +1,44 @@
 #pragma once
-// Two-dimensional Rayleigh–Bénard convection: the Boussinesq equations in free-fall units
+// Rayleigh–Bénard convection in two and three dimensions: the Boussinesq equations in free-fall
+// units
 //   ∂u/∂t + u·∇u = −∇p + (Pr/Ra)^½ ∇²u + b ẑ,   ∂b/∂t + u·∇b = (Ra·Pr)^−½ ∇²b,   ∇·u = 0
-// on [0, Lx] × [0, 1], periodic in x, no-slip walls with b = +½ (bottom) and −½ (top).
+// on [0, Lx] × [0, 1] (2D) or [0, Lx] × [0, Ly] × [0, 1] (3D), periodic horizontally, no-slip
+// walls with b = +½ (bottom) and −½ (top).
 //
-// Numerics: MAC staggered grid (u on x-faces, w on z-faces, b and p at cell centres), uniform
-// in x and optionally stretched toward the walls in z (detail::WallNormalGrid: faces from a
-// tanh map, centres midway), second-order central fluxes in divergence form on the finite
-// volumes of each unknown, Shu–Osher SSP-RK3 with a projection after every stage,
-// CFL-adaptive time steps clipped onto the driver's output times. The pressure Poisson
-// equation is solved by PETSc KSP (options prefix "pressure_") on a DMDA that also
-// distributes the whole solver; Kokkos kernels work on the ghosted local arrays.
+// Numerics: MAC staggered grid (u, v, w on the x-, y-, z-faces, b and p at cell centres),
+// uniform horizontally and optionally stretched toward the walls in z (WallNormalGrid: faces
+// from a tanh map, centres midway), second-order central fluxes in divergence form on the
+// finite volumes of each unknown, Shu–Osher SSP-RK3 with a pressure projection
+// (PressureProjection) after every stage, CFL-adaptive time steps clipped onto the driver's
+// output times. A DmdaGrid distributes the whole solver; the projection's Poisson problem is a
+// KspPoissonSolver on the same DMDA (options prefix "pressure_").
 //
-// Local arrays are (z, x) LayoutRight Views over the DMDA's ghosted box (ghost width 1);
-// w(k, i) is the bottom face of cell (k, i), so w at global k = 0 is the wall (always 0).
+// One code for both dimensions (template <int dim>): local arrays are (z, y, x) LayoutRight
+// Views over the DMDA's ghosted box (ghost width 1; ny = 1 and no v in 2D), and every y term
+// sits in an `if constexpr (dim == 3)`, so 2D evaluates exactly the 2D expressions.
+// w(k, j, i) is the bottom face of cell (k, j, i), so w at global k = 0 is the wall (always 0).
 // The z metrics are 1D Views over the same ghosted rows: dz (cell thickness), dzc (distance
 // between the centres below and above face k), zc (cell centre).
 #include <array>
 #include <cmath>
-#include <cstdint>
+#include <memory>
 #include <vector>
 
-#include "solvers/rayleigh_benard/petsc_handles.hpp"
+#include "solvers/common/dmda_grid.hpp"
+#include "solvers/rayleigh_benard/pressure_projection.hpp"
 #include "solvers/solver.hpp"
 
 namespace surrox::solvers::rayleigh_benard {
 
-using Field2 = Kokkos::View<double**, Kokkos::LayoutRight>;
-using Metric = Kokkos::View<double*>;
+// The case-file keys of the solver in dim dimensions.
+Schema rayleigh_benard_schema(int dim);
 
+template <int dim>
 class RayleighBenardSolver final : public Solver {
+  static_assert(dim == 2 || dim == 3);
+
  public:
-  static Schema schema();
+  static Schema schema() { return rayleigh_benard_schema(dim); }
 
   void initialize(const CaseNode& config, Runtime& runtime) override;
   StepReport advance() override;
@@ -44,8 +52,8 @@ class RayleighBenardSolver final : public Solver {
   FieldSet& state() override { return state_; }
   Diagnostics diagnostics() const override;
   io::MeshData output_mesh() const override;
-  Diagnostics monitor() const override;
-  std::map<std::string, double> phase_times() const override;
+  Diagnostics monitor() const override { return instantaneous(); }
+  std::map<std::string, double> phase_times() const override { return phase_seconds_; }
   bool supports_restart() const override { return true; }
   void save_state(io::Hdf5Checkpoint& checkpoint) const override;
   void load_state(const io::Hdf5Checkpoint& checkpoint) override;
@@ -53,53 +61,49 @@ class RayleighBenardSolver final : public Solver {
 
   // Instantaneous figures of the current state (global over ranks): nu_bottom, nu_top,
   // nu_volume (1 + √(RaPr)⟨wb⟩), nu_kinetic (1 + Pr⟨|∇u|²⟩), nu_thermal (⟨|∇b|²⟩),
-  // kinetic_energy (½⟨u²+w²⟩), u_rms, max_divergence (max|∇·u|·h/U, h the smallest spacing).
+  // kinetic_energy (½⟨|u|²⟩), u_rms, max_divergence (max|∇·u|·h/U, h the smallest spacing).
   // Averages are volume-weighted (cells dz, z-faces dzc); wall gradients use the first cell.
   Diagnostics instantaneous() const;
   // Largest stable time step for the current velocity (before the cfl factor).
   double stable_dt() const;
-  long pressure_iterations() const { return ksp_iterations_; }
+  long pressure_iterations() const { return projection_->poisson().iterations(); }
 
  private:
-  enum class Boundary { kU, kW, kB, kP };
-  void exchange(Field2 field, Boundary kind) const;
-  void apply_walls(Field2 field, Boundary kind) const;
+  enum class Boundary { kU, kW, kB };
+  void exchange(const Field3& field, Boundary kind) const;
+  void apply_walls(const Field3& field, Boundary kind) const;
+  void set_initial(const CaseNode& config);
   void stage(int s, double dt);
   void project(int s, double dt, double weight);
   void compute_rhs();
   void check_finite() const;
-  double global_sum(double v) const;
-  double global_max(double v) const;
+  MacVelocity velocity() const { return {u_, v_, w_}; }
 
-  // Parameters.
-  double ra_ = 1e6, pr_ = 1, lx_ = 4, lz_ = 1, end_time_ = 50, cfl_ = 0.5, max_dt_ = 0.05;
+  // Parameters; hy = 1 and ny = 1 in 2D.
+  double ra_ = 1e6, pr_ = 1, lx_ = 4, ly_ = 0, end_time_ = 50, cfl_ = 0.5, max_dt_ = 0.05;
   double requested_stop_ = INFINITY;
   double average_from_ = 0, steady_tolerance_ = 0, stretching_ = 0;
-  long nx_ = 0, nz_ = 0;
-  double hx_ = 0, hz_min_ = 0, z_diffusion_bound_ = 0, nu_ = 0, kappa_ = 0;
-  std::vector<double> zc_global_;  // cell centres, global k = 0 … nz−1 (messages, output)
-  std::vector<double> z_faces_;    // faces, global k = 0 … nz
-  double rtol_ = 1e-12, divergence_tolerance_ = 1e-11;
-  mutable double rate_ = 0;  // max(|u|/hx + |w|/dz) at the start of the step
+  long nx_ = 0, ny_ = 1, nz_ = 0;
+  double hx_ = 0, hy_ = 1, hz_min_ = 0, z_diffusion_bound_ = 0, nu_ = 0, kappa_ = 0;
+  std::vector<double> zc_global_;  // cell centres, global k = 0 … nz−1 (messages)
+  std::vector<double> z_faces_;    // faces, global k = 0 … nz (output)
+  mutable double rate_ = 0;        // max(|u|/hx + |v|/hy + |w|/dz) at the start of the step
   MPI_Comm comm_ = MPI_COMM_NULL;
   int ranks_ = 1;
 
-  // DMDA layout: owned [xs, xs+xm) × [zs, zs+zm), ghosted box from (gxs, gzs).
-  DmHandle da_;
-  long xs_ = 0, zs_ = 0, xm_ = 0, zm_ = 0, gxs_ = 0, gzs_ = 0, gxm_ = 0, gzm_ = 0;
-  long ox_ = 0, oz_ = 0;  // offsets of the owned box inside the ghosted arrays
-  VecHandle local_, global_, rhs_;
-  std::array<VecHandle, 3> phi_;  // pressure-correction potential per RK stage (warm starts)
-  MatHandle matrix_;
-  NullSpaceHandle null_space_;
-  KspHandle ksp_;
+  std::unique_ptr<DmdaGrid> grid_;
+  std::unique_ptr<PressureProjection<dim>> projection_;
+  // Owned box [xs, xs+xm) × [ys, ys+ym) × [zs, zs+zm); its first cell sits at (oz, oy, ox) in
+  // the ghosted arrays of extents (gzm, gym, gxm).
+  long xs_ = 0, ys_ = 0, zs_ = 0, xm_ = 0, ym_ = 1, zm_ = 0, gxm_ = 0, gym_ = 1, gzm_ = 0;
+  long ox_ = 0, oy_ = 0, oz_ = 0;
+  CellBox owned_{};
 
-  Field2 u_, w_, b_, p_, u0_, w0_, b0_, ru_, rw_, rb_, phi_local_, div_;
+  Field3 u_, v_, w_, b_, p_, u0_, v0_, w0_, b0_, ru_, rv_, rw_, rb_;
   Metric dz_, dzc_, zc_, iw_;  // per ghosted row; iw = 1/min(dz_{k−1}, dz_k) (CFL of w)
 
   double time_ = 0, dt_ = 0, residual_ = 0;
   long step_ = 0;
-  long ksp_iterations_ = 0, ksp_solves_ = 0;
   double last_nu_ = 0, steady_change_ = INFINITY;
   bool steady_ = false;
 

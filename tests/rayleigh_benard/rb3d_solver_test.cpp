@@ -2,25 +2,29 @@
 // ctest-libraries: surrox_cli
 // 3D Rayleigh–Bénard solver: incompressibility after every projection, Nu = 1 for pure
 // conduction (uniform and wall-stretched grids), convection growing above onset, bitwise
-// restart, and the output grid (cell data on the cell corners; .vts points when stretched).
-#include "solvers/rayleigh_benard/rb3d_solver.hpp"
-
+// restart (in process and through the CLI), the output grid (cell data on the cell corners;
+// .vts points when stretched; pressure of zero mean), the steady stop, nusselt.csv, and a
+// blow-up naming its cell. The onset is in rb_onset_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 #include "apps/run_case.hpp"
 #include "io/case_file.hpp"
 #include "io/hdf5_checkpoint.hpp"
+#include "rayleigh_benard/rb_checks.hpp"
+#include "solvers/rayleigh_benard/rb_solver.hpp"
 #include "support/test_paths.hpp"
 
 namespace surrox::solvers::rayleigh_benard {
 namespace {
 
-std::unique_ptr<RayleighBenard3dSolver> make(std::vector<std::string> overrides) {
+std::unique_ptr<RayleighBenardSolver<3>> make(std::vector<std::string> overrides) {
   const io::CaseFile c = io::load_case_text("solver: {type: rayleigh_benard_3d}\n", "rb3d.yaml",
                                             apps::run_case_schema(), overrides);
-  auto solver = std::make_unique<RayleighBenard3dSolver>();
+  auto solver = std::make_unique<RayleighBenardSolver<3>>();
   solver->initialize(c.root.section("solver"), testing::runtime());
   return solver;
 }
@@ -92,6 +96,53 @@ TEST(RayleighBenard3d, RestartIsBitwise) {
     for (std::size_t n = 0; n < a.size(); ++n) differing += a.data()[n] != b.data()[n];
     EXPECT_EQ(differing, 0u) << name;
   }
+}
+
+// The output pressure has zero volume mean (its constant is arbitrary).
+TEST(RayleighBenard3d, OutputPressureHasZeroMean) {
+  auto solver = make(kSmall);
+  for (int n = 0; n < 3; ++n) solver->advance();
+  const io::MeshData mesh = solver->output_mesh();
+  double sum = 0, scale = 0;
+  for (const auto& a : mesh.cell_data)
+    if (a.name == "p")
+      for (std::size_t n = 0; n < a.tuples(); ++n)
+        sum += a.values(n, 0), scale = std::max(scale, std::fabs(a.values(n, 0)));
+  EXPECT_GT(scale, 0);
+  EXPECT_LT(std::fabs(sum) / static_cast<double>(12 * 12 * 8), 1e-14 * scale);
+}
+
+// Below onset, from the conductive state, Nu stays 1: |dNu/dt| is below any tolerance at once.
+TEST(RayleighBenard3d, SteadyToleranceStopsEarly) {
+  auto solver = make({"solver.rayleigh=1000", "solver.cells=[8, 8, 8]", "solver.amplitude=0",
+                      "solver.end_time=100", "solver.steady_tolerance=1e-6"});
+  while (!solver->finished()) solver->advance();
+  EXPECT_EQ(solver->step(), 1);
+}
+
+TEST(RayleighBenard3d, BlowUpNamesStepAndCell) {
+  auto solver = make({"solver.rayleigh=1e4", "solver.cells=[8, 8, 8]", "solver.amplitude=1e300"});
+  const std::string what = testing::blow_up_message(*solver);
+  EXPECT_NE(what.find("cell (i = "), std::string::npos) << what;
+  EXPECT_NE(what.find(", j = "), std::string::npos) << what;
+}
+
+// Through the CLI: half the steps, a restart, the rest: bitwise the same summary.json (time
+// averages and the last step's figures) as the uninterrupted run, which writes nusselt.csv.
+TEST(RayleighBenard3d, CliRestartEqualsTheUninterruptedRunBitwise) {
+  const auto dir = testing::scratch_dir();
+  const auto full = testing::expect_cli_restart_bitwise(
+      "run " + (testing::source_dir() / "cases/rayleigh_benard/ra1e4_3d.yaml").string() +
+          " --set solver.rayleigh=2e4 --set solver.amplitude=0.3 --set \"solver.cells=[12, 12, "
+          "8]\"" +
+          " --set solver.end_time=2 --set solver.average_from=1 --set output.hdf5=false" +
+          " --set output.vtk=false",
+      dir);
+  EXPECT_GT(full["diagnostics"]["mean_nu_volume"].get<double>(), 1.0);
+  std::ifstream csv(dir / "full" / "nusselt.csv");
+  std::string header;
+  std::getline(csv, header);
+  EXPECT_EQ(header.rfind("time,dt,nu_bottom", 0), 0u) << header;
 }
 
 }  // namespace

@@ -17,7 +17,6 @@
 #include "io/hdf5_checkpoint.hpp"
 #include "io/vtk_reader.hpp"
 #include "io/vtk_writer.hpp"
-#include "solvers/rayleigh_benard/rb3d_solver.hpp"
 #include "solvers/rayleigh_benard/rb_solver.hpp"
 #include "support/test_paths.hpp"
 
@@ -31,10 +30,10 @@ const std::vector<std::string> kStretched = {"solver.rayleigh=1e5",  "solver.cel
                                              "solver.length=[1, 1]", "solver.amplitude=0.2",
                                              "solver.end_time=3",    "solver.stretching=1.5"};
 
-std::unique_ptr<RayleighBenardSolver> make(const std::vector<std::string>& settings = kCase) {
+std::unique_ptr<RayleighBenardSolver<2>> make(const std::vector<std::string>& settings = kCase) {
   const io::CaseFile c = io::load_case_text("solver: {type: rayleigh_benard}\n", "rb.yaml",
                                             apps::run_case_schema(), settings);
-  auto solver = std::make_unique<RayleighBenardSolver>();
+  auto solver = std::make_unique<RayleighBenardSolver<2>>();
   solver->initialize(c.root.section("solver"), testing::runtime());
   return solver;
 }
@@ -147,7 +146,7 @@ TEST(RayleighBenardMpi, ThreeDimensionsOutputPiecesTileTheWholeExtent) {
     const io::CaseFile c = io::load_case_text(
         "solver: {type: rayleigh_benard_3d}\n", "rb3d.yaml", apps::run_case_schema(),
         {"solver.cells=[12, 10, 8]", "solver.amplitude=0.3", "solver.stretching=" + stretching});
-    RayleighBenard3dSolver solver;
+    RayleighBenardSolver<3> solver;
     solver.initialize(c.root.section("solver"), runtime);
     solver.advance();
     const io::MeshData piece = solver.output_mesh();
@@ -224,7 +223,7 @@ TEST(RayleighBenardMpi, ThreeDimensionsTwoRanksMatchOneRank) {
     ASSERT_EQ(code, 0);
     const io::CaseFile c = io::load_case_text("solver: {type: rayleigh_benard_3d}\n", "rb3d.yaml",
                                               apps::run_case_schema(), settings);
-    RayleighBenard3dSolver solver;
+    RayleighBenardSolver<3> solver;
     solver.initialize(c.root.section("solver"), runtime);
     while (!solver.finished()) solver.advance();
     const Diagnostics two = solver.diagnostics();

@@ -1,5 +1,5 @@
 #pragma once
-// Owning handles for the PETSc objects of the convection solver (DM, Vec, Mat, KSP,
+// Owning handles for the PETSc objects of the structured-grid solvers (DM, Vec, Mat, KSP,
 // MatNullSpace) and SURROX_PETSC_CHECK, which turns a PETSc error code into surrox::Error.
 #include <petscdmda.h>
 #include <petscksp.h>
@@ -9,14 +9,14 @@
 
 #include "core/error.hpp"
 
-namespace surrox::solvers::rayleigh_benard {
+namespace surrox::solvers {
 
 // Throws surrox::Error("PETSc error <code> in <what>") when a PETSc call fails.
 inline void petsc_check(PetscErrorCode code, const char* what) {
   if (code != 0)
     throw Error("PETSc error " + std::to_string(static_cast<int>(code)) + " in " + what);
 }
-#define SURROX_PETSC_CHECK(call) ::surrox::solvers::rayleigh_benard::petsc_check((call), #call)
+#define SURROX_PETSC_CHECK(call) ::surrox::solvers::petsc_check((call), #call)
 
 // A PETSc object handle destroyed with its XxxDestroy function; move-only.
 template <class T, PetscErrorCode (*Destroy)(T*)>
@@ -55,4 +55,4 @@ using MatHandle = PetscHandle<Mat, MatDestroy>;
 using KspHandle = PetscHandle<KSP, KSPDestroy>;
 using NullSpaceHandle = PetscHandle<MatNullSpace, MatNullSpaceDestroy>;
 
-}  // namespace surrox::solvers::rayleigh_benard
+}  // namespace surrox::solvers
