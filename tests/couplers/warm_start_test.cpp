@@ -88,7 +88,7 @@ surrogates::Surrogate fixed_model(const std::array<mesh::HostMatrix, 4>& w) {
       for (int k = 0; k < 4; ++k) t[i + kNi * j][k] = w[static_cast<std::size_t>(k)](i, j);
   surrogates::SurrogateMetadata m;
   m.network = "fixed";
-  m.layout = "points";
+  m.layout = surrogates::SampleLayout::kPoints;
   m.inputs = identity(kInputs);
   m.outputs = identity(kOutputs);
   return surrogates::Surrogate(std::make_shared<FixedField>(t), m);
@@ -226,8 +226,8 @@ TEST_F(WarmStartSolver, ModelThatDoesNotFitIsRefusedWithTheReason) {
     EXPECT_NE(std::string(e.what()).find("Mach"), std::string::npos) << e.what();
   }
   meta = model.metadata();
-  meta.layout = "grid";
-  meta.grid_cells = {64, 32};
+  meta.layout = surrogates::SampleLayout::kGrid;
+  meta.input_domains = {surrogates::grid_cells_input({64, 32})};
   surrogates::Surrogate wrong_grid(std::make_shared<FixedField>(torch::zeros({1, 4, kNj, kNi})),
                                    meta);
   try {
@@ -260,8 +260,8 @@ void save_mlp(const std::filesystem::path& path, const std::vector<std::string>&
   surrogates::SurrogateMetadata m;
   m.network = "mlp";
   m.network_yaml = "{hidden: [8], activation: tanh}";
-  m.layout = "points";
-  m.grid_cells = {kNi, kNj};
+  m.layout = surrogates::SampleLayout::kPoints;
+  m.input_domains = {surrogates::grid_cells_input({kNi, kNj})};
   m.inputs = identity(inputs);
   m.outputs = identity(kOutputs);
   m.outputs.mean = {1.0, 0.99, 0.03, 1 / (1.4 * 0.25)};
