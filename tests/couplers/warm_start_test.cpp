@@ -19,6 +19,7 @@
 #include "core/schema_validator.hpp"
 #include "couplers/field_guard.hpp"
 #include "couplers/surrogate_field.hpp"
+#include "couplers/warm_start_runs.hpp"
 #include "mesh/airfoil_geometry.hpp"
 #include "mesh/airfoil_grid.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
@@ -236,14 +237,6 @@ TEST_F(WarmStartSolver, ModelThatDoesNotFitIsRefusedWithTheReason) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("64 × 32 grid"), std::string::npos) << e.what();
   }
-}
-
-TEST(Spearman, RanksWithTies) {
-  EXPECT_DOUBLE_EQ(spearman({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0);
-  EXPECT_DOUBLE_EQ(spearman({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0);
-  EXPECT_NEAR(spearman({1, 2, 2, 3}, {1, 2, 3, 4}), 0.9486832980505138, 1e-12);
-  EXPECT_TRUE(std::isnan(spearman({1, 2}, {1, 2})));
-  EXPECT_DOUBLE_EQ(median({3, 1, 2, NAN}), 2.0);
 }
 
 // A built-in MLP model (untrained: its outputs are the normalisation means plus noise) saved
