@@ -85,12 +85,14 @@ class TrainCommand final : public Command {
     if (common.threads == 0) runtime.set_torch_threads(static_cast<int>(runtime_node.integer("threads")));
     const CaseNode network_node = config.root.section("network");
     const CaseNode training_node = config.root.section("training");
-    const std::string layout = surrogates::layout_of(network_node.type());
+    const surrogates::SampleLayout layout =
+        surrogates::layout_of(network_node.type(), network_node.context("type"));
 
     const training::FieldDataset data = training::FieldDataset::load(config.root.section("data"), layout);
-    spdlog::info("data: {} training, {} validation, {} test cases; {} inputs → {} outputs ({} layout)",
-                 data.train_cases.size(), data.validation_cases.size(), data.test_cases.size(),
-                 data.inputs.names.size(), data.outputs.names.size(), layout);
+    spdlog::info(
+        "data: {} training, {} validation, {} test cases; {} inputs → {} outputs ({} layout)",
+        data.train_cases.size(), data.validation_cases.size(), data.test_cases.size(),
+        data.inputs.names.size(), data.outputs.names.size(), surrogates::to_string(layout));
     if (!data.unconverged_cases_left_out.empty())
       spdlog::warn("data: left out {} unconverged case(s) ({}); set data.include_unconverged: true to keep them",
                    data.unconverged_cases_left_out.size(), fmt::format("{}", fmt::join(data.unconverged_cases_left_out, ", ")));
@@ -120,7 +122,7 @@ class TrainCommand final : public Command {
     emitter << YAML::Flow << network_node.yaml();
     metadata.network_yaml = emitter.c_str();
     metadata.layout = layout;
-    metadata.grid_cells = data.grid_cells;
+    metadata.input_domains = data.input_domains;
     metadata.inputs = data.inputs;
     metadata.outputs = data.outputs;
     metadata.training = {{"config", config_path_},
@@ -133,7 +135,7 @@ class TrainCommand final : public Command {
     surrogates::Surrogate model(network, metadata);
 
     results["network"] = metadata.network;
-    results["layout"] = layout;
+    results["layout"] = surrogates::to_string(layout);
     results["cases"] = {{"train", data.train_cases.size()},
                         {"validation", data.validation_cases.size()},
                         {"test", data.test_cases.size()}};

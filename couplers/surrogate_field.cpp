@@ -48,10 +48,7 @@ std::vector<std::string> fitted_inputs(const surrogates::Surrogate& model,
   std::vector<std::string> provided;
   for (const auto& name : meta.inputs.names)
     if (channels.cell.count(name) || channels.parameters.count(name)) provided.push_back(name);
-  if (meta.layout != "points" && meta.layout != "grid")
-    throw InputError("the model's layout is '" + meta.layout +
-                     "'; the warm start needs 'points' or 'grid'");
-  model.check_fits({ni, nj}, provided,
+  model.check_fits({surrogates::grid_cells_input({ni, nj})}, provided,
                    meta.outputs.names == kFive     ? kFive
                    : meta.outputs.names == kFourCp ? kFourCp
                                                    : kFour);
@@ -80,11 +77,14 @@ PrimitiveField predict_primitive(surrogates::Surrogate& model, const CaseChannel
     }
   }
   torch::Tensor y;
-  if (meta.layout == "grid") {
-    y = model.predict(x.t().reshape({1, channels_in, nj, ni}));
-    y = y.reshape({y.size(1), cells}).t();
-  } else {
-    y = model.predict(x);
+  switch (meta.layout) {
+    case surrogates::SampleLayout::kGrid:
+      y = model.predict(x.t().reshape({1, channels_in, nj, ni}));
+      y = y.reshape({y.size(1), cells}).t();
+      break;
+    case surrogates::SampleLayout::kPoints:
+      y = model.predict(x);
+      break;
   }
   y = y.to(torch::kFloat64).contiguous();
   if (y.dim() != 2 || y.size(0) != cells || y.size(1) != static_cast<long>(outputs.size()))

@@ -116,30 +116,45 @@ class UNet final : public Network {
   torch::nn::Conv2d head_{nullptr};
 };
 
-}  // namespace
+// The registry and, next to each network, the sample layout it consumes.
+struct BuiltIns {
+  NetworkRegistry registry{"network"};
+  std::map<std::string, SampleLayout> layouts;
 
-const NetworkRegistry& networks() {
-  static const NetworkRegistry registry = [] {
-    NetworkRegistry r("network");
+  void add(const std::string& name, SampleLayout layout, NetworkRegistry::Entry entry) {
+    registry.add(name, std::move(entry));
+    layouts.emplace(name, layout);
+  }
+};
+
+const BuiltIns& built_ins() {
+  static const BuiltIns b = [] {
+    BuiltIns r;
     Schema mlp("per-point multilayer perceptron (arXiv:2106.01775): a grid cell's inputs → its outputs");
     mlp.integers("hidden", "widths of the hidden layers").at_least(1).fallback("[256, 256, 256, 256]");
     mlp.choice("activation", kActivations, "activation after each hidden layer").fallback("gelu");
-    r.add("mlp", {[](const CaseNode& c, long in, long out) { return std::make_unique<Mlp>(c, in, out); }, mlp, mlp.doc()});
+    r.add("mlp", SampleLayout::kPoints,
+          {[](const CaseNode& c, long in, long out) { return std::make_unique<Mlp>(c, in, out); },
+           mlp, mlp.doc()});
     Schema unet("U-Net on the structured grid, periodic in i: all channels on the grid → all outputs");
     unet.integer("base_channels", "channels of the first level (doubling per level)").at_least(1).fallback("32");
     unet.integer("depth", "number of down-sampling levels").at_least(1).at_most(6).fallback("3");
     unet.choice("activation", kActivations, "activation after each convolution").fallback("gelu");
-    r.add("unet", {[](const CaseNode& c, long in, long out) { return std::make_unique<UNet>(c, in, out); }, unet,
-                   unet.doc()});
+    r.add("unet", SampleLayout::kGrid,
+          {[](const CaseNode& c, long in, long out) { return std::make_unique<UNet>(c, in, out); },
+           unet, unet.doc()});
     return r;
   }();
-  return registry;
+  return b;
 }
 
-std::string layout_of(const std::string& network) {
-  static const std::map<std::string, std::string> layouts = {{"mlp", "points"}, {"unet", "grid"}};
-  const auto it = layouts.find(network);
-  return it == layouts.end() ? "points" : it->second;
+}  // namespace
+
+const NetworkRegistry& networks() { return built_ins().registry; }
+
+SampleLayout layout_of(const std::string& network, const ErrorContext& where) {
+  built_ins().registry.at(network, where);  // an unknown name lists the networks
+  return built_ins().layouts.at(network);
 }
 
 }  // namespace surrox::surrogates

@@ -13,6 +13,7 @@
 #include "core/case_node.hpp"
 #include "core/registry.hpp"
 #include "surrogates/network.hpp"
+#include "surrogates/sample_layout.hpp"
 
 namespace surrox::surrogates {
 
@@ -21,7 +22,8 @@ using NetworkRegistry = Registry<Network, const CaseNode&, long, long>;
 
 const NetworkRegistry& networks();
 
-// The sample layout an architecture consumes: "points" ([rows, C]) or "grid" ([cases, C, nj, ni]).
-std::string layout_of(const std::string& network);
+// The sample layout an architecture consumes; an unknown name is an InputError listing the
+// networks.
+SampleLayout layout_of(const std::string& network, const ErrorContext& where = {});
 
 }  // namespace surrox::surrogates

@@ -1,9 +1,12 @@
 #include "surrogates/surrogate.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <torch/script.h>
 #include <yaml-cpp/yaml.h>
 
-#include <fmt/format.h>
+#include <algorithm>
+#include <array>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -16,11 +19,20 @@ namespace {
 
 constexpr const char* kMetadataFile = "surrox.json";
 constexpr const char* kFormat = "surrox-surrogate";
+constexpr int kFormatVersion = 2;
 
 std::string join(const std::vector<std::string>& names) {
   std::string text;
   for (const auto& n : names) text += (text.empty() ? "" : ", ") + n;
   return text;
+}
+
+// A model's grid fits a case's when every extent matches or is 0 (any).
+bool fits(const std::vector<long>& model, const std::vector<long>& case_cells) {
+  if (model.size() != case_cells.size()) return false;
+  for (std::size_t d = 0; d < model.size(); ++d)
+    if (model[d] != 0 && model[d] != case_cells[d]) return false;
+  return true;
 }
 
 // A TorchScript module behind the Network interface.
@@ -55,12 +67,14 @@ std::shared_ptr<Network> build(const SurrogateMetadata& m, const std::string& so
 }  // namespace
 
 nlohmann::json SurrogateMetadata::to_json() const {
+  nlohmann::json domains = nlohmann::json::array();
+  for (const auto& d : input_domains) domains.push_back(d.to_json());
   return {{"format", kFormat},
-          {"format_version", 1},
+          {"format_version", kFormatVersion},
           {"network", network},
           {"network_yaml", network_yaml},
-          {"layout", layout},
-          {"grid_cells", grid_cells},
+          {"layout", to_string(layout)},
+          {"input_domains", domains},
           {"inputs", inputs.to_json()},
           {"outputs", outputs.to_json()},
           {"surrox_version", surrox_version},
@@ -70,16 +84,22 @@ nlohmann::json SurrogateMetadata::to_json() const {
 SurrogateMetadata SurrogateMetadata::from_json(const nlohmann::json& j, const std::string& source) {
   try {
     if (j.at("format").get<std::string>() != kFormat) throw InputError(source + ": not a surrox surrogate");
-    if (j.at("format_version").get<int>() > 1)
+    const int version = j.at("format_version").get<int>();
+    if (version > kFormatVersion)
       throw InputError(source + ": written by a newer surrox (format_version " +
-                       std::to_string(j.at("format_version").get<int>()) + ")");
+                       std::to_string(version) + ")");
     SurrogateMetadata m;
     m.network = j.at("network").get<std::string>();
     m.network_yaml = j.value("network_yaml", "");
-    m.layout = j.at("layout").get<std::string>();
-    if (m.layout != "points" && m.layout != "grid")
-      throw InputError(source + ": layout must be points or grid, not '" + m.layout + "'");
-    m.grid_cells = j.at("grid_cells").get<std::array<long, 2>>();
+    m.layout = parse_sample_layout(j.at("layout").get<std::string>(), source + ": layout");
+    if (version < 2) {
+      // Version 1 knew one grid: the training grid's cells.
+      const auto cells = j.at("grid_cells").get<std::array<long, 2>>();
+      m.input_domains = {grid_cells_input({cells[0], cells[1]})};
+    } else {
+      for (const auto& d : j.at("input_domains"))
+        m.input_domains.push_back(InputDescription::from_json(d, source));
+    }
     m.inputs = Normalization::from_json(j.at("inputs"));
     m.outputs = Normalization::from_json(j.at("outputs"));
     m.surrox_version = j.value("surrox_version", "");
@@ -169,13 +189,26 @@ torch::Tensor Surrogate::predict(const torch::Tensor& inputs) {
   return metadata_.outputs.invert(network_->forward(x)).to(inputs.dtype());
 }
 
-void Surrogate::check_fits(const std::array<long, 2>& grid_cells, const std::vector<std::string>& input_names,
+void Surrogate::check_fits(const std::vector<InputDescription>& case_domains,
+                           const std::vector<std::string>& input_names,
                            const std::vector<std::string>& output_names) const {
   const auto& m = metadata_;
-  if (m.layout == "grid" && m.grid_cells != grid_cells)
-    throw InputError(fmt::format("the model was trained on a {} × {} grid; this case's grid is {} × {} "
-                                 "(a grid network needs the same grid)",
-                                 m.grid_cells[0], m.grid_cells[1], grid_cells[0], grid_cells[1]));
+  for (const auto& needed : m.input_domains) {
+    const auto it = std::find_if(case_domains.begin(), case_domains.end(),
+                                 [&](const InputDescription& d) { return d.name == needed.name; });
+    if (it == case_domains.end() || it->kind() != needed.kind())
+      throw InputError("the model's input '" + needed.name + "' is " + needed.kind() +
+                       "; this case provides " +
+                       (it == case_domains.end() ? std::string("no such input") : it->kind()));
+    const auto* model_grid = std::get_if<StructuredGridInputs>(&needed.domain);
+    const auto* case_grid = std::get_if<StructuredGridInputs>(&it->domain);
+    if (m.layout == SampleLayout::kGrid && model_grid && case_grid &&
+        !fits(model_grid->cells, case_grid->cells))
+      throw InputError(
+          fmt::format("the model was trained on a {} grid; this case's grid is {} "
+                      "(a grid network needs the same grid)",
+                      fmt::join(model_grid->cells, " × "), fmt::join(case_grid->cells, " × ")));
+  }
   if (m.inputs.names != input_names)
     throw InputError("the model's inputs are [" + join(m.inputs.names) + "]; this case provides [" +
                      join(input_names) + "]");

@@ -1,32 +1,34 @@
 #pragma once
 // A trained model with what it needs to be used safely: the network (a built-in architecture
 // or a TorchScript module exported from Python), its input and output channels with their
-// normalisation, the sample layout and the grid it was trained on, and the code version.
+// normalisation, the sample layout, what its inputs live on (the grid it was trained on, ...)
+// and the code version.
 // `load` refuses files that are not models; `check_fits` refuses a model that does not fit a
 // case (exit code 2, saying why).
 #include <torch/torch.h>
 
-#include <array>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include "surrogates/input_description.hpp"
 #include "surrogates/network.hpp"
 #include "surrogates/normalization.hpp"
+#include "surrogates/sample_layout.hpp"
 
 namespace surrox::surrogates {
 
 struct SurrogateMetadata {
   std::string network;       // registry name ("mlp", "unet") or "torchscript"
   std::string network_yaml;  // the network's section, to rebuild a built-in architecture
-  std::string layout;        // "points" or "grid"
-  std::array<long, 2> grid_cells{0, 0};  // ni, nj of the training grid (0: any)
+  SampleLayout layout = SampleLayout::kPoints;
+  std::vector<InputDescription> input_domains;  // what the inputs live on (the training grid, ...)
   Normalization inputs, outputs;
   std::string surrox_version;
   nlohmann::json training = nlohmann::json::object();  // what the trainer reports (epochs, losses, data)
 
+  // Writes format_version 2; reads 1 (a "grid_cells" pair, now a structured_grid input) and 2.
   nlohmann::json to_json() const;
   static SurrogateMetadata from_json(const nlohmann::json& j, const std::string& source);
 };
@@ -47,8 +49,11 @@ class Surrogate {
   // Physical inputs → physical outputs, in the model's layout (normalisation inside).
   torch::Tensor predict(const torch::Tensor& inputs);
 
-  // InputError saying why when the case's grid or input channels differ from the model's.
-  void check_fits(const std::array<long, 2>& grid_cells, const std::vector<std::string>& input_names,
+  // InputError saying why when the case cannot feed the model: an input domain the model
+  // describes that the case lacks or has of another kind, another grid for a grid-layout model,
+  // or other input or output channels.
+  void check_fits(const std::vector<InputDescription>& case_domains,
+                  const std::vector<std::string>& input_names,
                   const std::vector<std::string>& output_names) const;
 
  private:

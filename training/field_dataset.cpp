@@ -200,7 +200,7 @@ Schema FieldDataset::schema() {
   return s;
 }
 
-FieldDataset FieldDataset::load(const CaseNode& c, const std::string& layout) {
+FieldDataset FieldDataset::load(const CaseNode& c, surrogates::SampleLayout layout) {
   const auto split = c.reals("split");
   if (std::abs(split[0] + split[1] + split[2] - 1) > 1e-9 || *std::min_element(split.begin(), split.end()) < 0)
     c.fail("split", "the three fractions must be non-negative and sum to 1");
@@ -211,8 +211,8 @@ FieldDataset FieldDataset::load(const CaseNode& c, const std::string& layout) {
   const auto dims = reader.dimensions();
   FieldDataset data;
   data.layout = layout;
-  data.grid_cells = {dims[0] - 1, dims[1] - 1};
-  const long ni = data.grid_cells[0], nj = data.grid_cells[1];
+  const long ni = dims[0] - 1, nj = dims[1] - 1;
+  data.input_domains = {surrogates::grid_cells_input({ni, nj})};
   ChannelReader channels(reader, c, ni, nj);
   const auto input_names = channels.expand(c.strings("inputs"), "inputs");
   const auto output_names = channels.expand(c.strings("outputs"), "outputs");
@@ -303,7 +303,7 @@ FieldDataset FieldDataset::load(const CaseNode& c, const std::string& layout) {
       set.inputs = data.inputs.apply(set.inputs);
       set.targets = data.outputs.apply(set.targets);
       if (set.weights.defined()) set.weights = set.weights / mean_weight;
-      if (data.layout == "grid") {
+      if (data.layout == surrogates::SampleLayout::kGrid) {
         set.inputs = set.inputs.reshape({set.inputs.size(0), set.inputs.size(1), nj, ni});
         set.targets = set.targets.reshape({set.targets.size(0), set.targets.size(1), nj, ni});
         if (set.weights.defined()) set.weights = set.weights.reshape({set.weights.size(0), nj, ni});

@@ -8,14 +8,15 @@
 // `grid` (a row per case: inputs [cases, C, nj, ni] in the structured grid's VTK order) for
 // networks that use the (i, j) layout.
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/case_node.hpp"
 #include "core/schema.hpp"
+#include "surrogates/input_description.hpp"
 #include "surrogates/normalization.hpp"
+#include "surrogates/sample_layout.hpp"
 #include "training/tensor_set.hpp"
 
 namespace surrox::training {
@@ -26,16 +27,17 @@ struct FieldDataset {
   TensorSet train, validation, test;  // normalised
   Normalization inputs, outputs;
   std::vector<std::string> train_cases, validation_cases, test_cases;
-  std::array<long, 2> grid_cells{0, 0};  // ni, nj of the structured grid
-  std::string layout;                    // "points" or "grid"
+  // What the inputs live on: the sweep's structured grid, "cells" (ni, nj).
+  std::vector<surrogates::InputDescription> input_domains;
+  surrogates::SampleLayout layout = surrogates::SampleLayout::kPoints;
   // Cases whose steady solver stopped unconverged: left out, or kept by include_unconverged.
   std::vector<std::string> unconverged_cases_left_out, unconverged_cases_kept;
 
   // The `data` section: path, inputs, parameters, outputs, weight, split, group_by, seed, dtype,
   // include_unconverged.
   static Schema schema();
-  // `layout` is the network's: "points" or "grid".
-  static FieldDataset load(const CaseNode& section, const std::string& layout);
+  // `layout` is the network's.
+  static FieldDataset load(const CaseNode& section, surrogates::SampleLayout layout);
 };
 
 }  // namespace surrox::training

@@ -43,11 +43,11 @@
 #include "mesh/curvilinear_grid.hpp"
 #include "solvers/airfoil/airfoil_parameters.hpp"
 #include "solvers/airfoil/flow_level.hpp"
-#include "solvers/solver.hpp"
+#include "solvers/steady_flow_solver.hpp"
 
 namespace surrox::solvers::airfoil {
 
-class AirfoilSolver final : public Solver {
+class AirfoilSolver final : public SteadyFlowSolver {
  public:
   using HostMatrix = mesh::HostMatrix;
   using Array2 = Kokkos::View<double**, Kokkos::LayoutRight>;   // (j, i)
@@ -70,10 +70,10 @@ class AirfoilSolver final : public Solver {
   // good field converges in fewer iterations. InputError (on every rank) when a shape is wrong or
   // ρ, p are not positive and finite.
   void set_initial_primitive(const HostMatrix& rho, const HostMatrix& u, const HostMatrix& v,
-                             const HostMatrix& p);
+                             const HostMatrix& p) override;
   // The current primitive (k = 0..3: ρ, u, v, p) or conservative fields as host ni × nj arrays,
   // the whole grid on every rank (collective: gathered from the slabs).
-  std::array<HostMatrix, 4> primitive_host() const;
+  std::array<HostMatrix, 4> primitive_host() const override;
   std::array<HostMatrix, 4> conservative_host() const;
 
   StepReport advance() override;
@@ -100,7 +100,7 @@ class AirfoilSolver final : public Solver {
 
   // Evaluates the residual R = Σ_faces (F − F_v)·S of the current state (no update), its global
   // norms and the wall forces; collective.
-  void compute_residual();
+  void compute_residual() override;
   // Host copy of the last residual, (k, i, j) → R as 4 ni × nj arrays, whole grid (collective).
   std::array<HostMatrix, 4> residual_host() const;
   // Fluxes leaving the domain through the wall (j = 0, out of the cells into the body) and the
@@ -110,10 +110,11 @@ class AirfoilSolver final : public Solver {
   // Aerodynamic coefficients of the last residual evaluation (wall fluxes): cl, cd,
   // cd_pressure, cd_friction, cm (about the quarter chord, nose up positive). The same on every
   // rank; not collective.
-  Diagnostics coefficients() const;
+  Diagnostics coefficients() const override;
   // L2 norms of R_k/V of the last residual (absolute) and their first-iteration values.
   std::array<double, 4> absolute_residuals() const { return fine().absolute_residual; }
   const AirfoilParameters& parameters() const { return p_; }
+  double convergence_criterion() const override { return p_.residual_drop; }
   long cells_i() const { return ni_; }
   long cells_j() const { return nj_; }
   // This rank's slab: rows first_row() .. first_row() + rows() − 1 of the cells_j() rows.

@@ -48,7 +48,10 @@ TEST(TrainCommand, WritesModelMetricsAndErrors) {
   const auto model = surrogates::Surrogate::load(dir / "out" / "model.pt");
   EXPECT_EQ(model->metadata().inputs.names,
             (std::vector<std::string>{"centroid_x", "centroid_y", "solver.alpha_deg"}));
-  EXPECT_EQ(model->metadata().grid_cells, (std::array<long, 2>{training::kNi, training::kNj}));
+  const auto* grid =
+      surrogates::find_input<surrogates::StructuredGridInputs>(model->metadata().input_domains);
+  ASSERT_NE(grid, nullptr);
+  EXPECT_EQ(grid->cells, (std::vector<long>{training::kNi, training::kNj}));
 
   // Stopped after 2 epochs, then resumed: the same final losses as the straight run.
   ASSERT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "split").string() + " --max-epochs 2",

@@ -19,6 +19,7 @@
 #include "core/schema_validator.hpp"
 #include "couplers/field_guard.hpp"
 #include "couplers/surrogate_field.hpp"
+#include "couplers/warm_start_runs.hpp"
 #include "mesh/airfoil_geometry.hpp"
 #include "mesh/airfoil_grid.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
@@ -88,7 +89,7 @@ surrogates::Surrogate fixed_model(const std::array<mesh::HostMatrix, 4>& w) {
       for (int k = 0; k < 4; ++k) t[i + kNi * j][k] = w[static_cast<std::size_t>(k)](i, j);
   surrogates::SurrogateMetadata m;
   m.network = "fixed";
-  m.layout = "points";
+  m.layout = surrogates::SampleLayout::kPoints;
   m.inputs = identity(kInputs);
   m.outputs = identity(kOutputs);
   return surrogates::Surrogate(std::make_shared<FixedField>(t), m);
@@ -226,8 +227,8 @@ TEST_F(WarmStartSolver, ModelThatDoesNotFitIsRefusedWithTheReason) {
     EXPECT_NE(std::string(e.what()).find("Mach"), std::string::npos) << e.what();
   }
   meta = model.metadata();
-  meta.layout = "grid";
-  meta.grid_cells = {64, 32};
+  meta.layout = surrogates::SampleLayout::kGrid;
+  meta.input_domains = {surrogates::grid_cells_input({64, 32})};
   surrogates::Surrogate wrong_grid(std::make_shared<FixedField>(torch::zeros({1, 4, kNj, kNi})),
                                    meta);
   try {
@@ -236,14 +237,6 @@ TEST_F(WarmStartSolver, ModelThatDoesNotFitIsRefusedWithTheReason) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("64 × 32 grid"), std::string::npos) << e.what();
   }
-}
-
-TEST(Spearman, RanksWithTies) {
-  EXPECT_DOUBLE_EQ(spearman({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0);
-  EXPECT_DOUBLE_EQ(spearman({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0);
-  EXPECT_NEAR(spearman({1, 2, 2, 3}, {1, 2, 3, 4}), 0.9486832980505138, 1e-12);
-  EXPECT_TRUE(std::isnan(spearman({1, 2}, {1, 2})));
-  EXPECT_DOUBLE_EQ(median({3, 1, 2, NAN}), 2.0);
 }
 
 // A built-in MLP model (untrained: its outputs are the normalisation means plus noise) saved
@@ -260,8 +253,8 @@ void save_mlp(const std::filesystem::path& path, const std::vector<std::string>&
   surrogates::SurrogateMetadata m;
   m.network = "mlp";
   m.network_yaml = "{hidden: [8], activation: tanh}";
-  m.layout = "points";
-  m.grid_cells = {kNi, kNj};
+  m.layout = surrogates::SampleLayout::kPoints;
+  m.input_domains = {surrogates::grid_cells_input({kNi, kNj})};
   m.inputs = identity(inputs);
   m.outputs = identity(kOutputs);
   m.outputs.mean = {1.0, 0.99, 0.03, 1 / (1.4 * 0.25)};

@@ -45,9 +45,15 @@ TEST(Networks, MlpAndUNetShapes) {
   auto unet = make("unet", "{base_channels: 4, depth: 2}", 3, 4);
   // Grid sizes that are not multiples of 2^depth are padded and cropped back.
   EXPECT_EQ(unet->forward(torch::rand({2, 3, 13, 30})).sizes(), (std::vector<long>{2, 4, 13, 30}));
-  EXPECT_EQ(layout_of("unet"), "grid");
-  EXPECT_EQ(layout_of("mlp"), "points");
+  EXPECT_EQ(layout_of("unet"), SampleLayout::kGrid);
+  EXPECT_EQ(layout_of("mlp"), SampleLayout::kPoints);
   EXPECT_THROW(networks().at("mpl"), InputError);
+  try {
+    layout_of("mpl");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("known: mlp, unet"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Networks, UNetIsPeriodicAroundTheAirfoil) {
@@ -66,8 +72,8 @@ TEST(Surrogate, SaveLoadPredictsTheSameAndChecksFit) {
   SurrogateMetadata m;
   m.network = "mlp";
   m.network_yaml = "{hidden: [16, 16], activation: tanh}";
-  m.layout = "points";
-  m.grid_cells = {64, 32};
+  m.layout = SampleLayout::kPoints;
+  m.input_domains = {grid_cells_input({64, 32})};
   m.inputs = norm({"centroid_x", "centroid_y", "solver.mach"});
   m.outputs = norm({"density", "pressure"});
   Surrogate original(make("mlp", m.network_yaml, 3, 2), m);
@@ -77,9 +83,13 @@ TEST(Surrogate, SaveLoadPredictsTheSameAndChecksFit) {
   EXPECT_TRUE(torch::equal(original.predict(x), loaded->predict(x)));
   EXPECT_EQ(loaded->metadata().outputs.names, m.outputs.names);
   EXPECT_FALSE(loaded->metadata().surrox_version.empty());
-  EXPECT_NO_THROW(loaded->check_fits({64, 32}, m.inputs.names, m.outputs.names));
+  EXPECT_EQ(loaded->metadata().input_domains.at(0).to_json(), m.input_domains.at(0).to_json());
+  EXPECT_NO_THROW(
+      loaded->check_fits({grid_cells_input({64, 32})}, m.inputs.names, m.outputs.names));
+  // A per-point model runs on any grid.
+  EXPECT_NO_THROW(loaded->check_fits({grid_cells_input({16, 8})}, m.inputs.names, m.outputs.names));
   try {
-    loaded->check_fits({64, 32}, {"centroid_x", "centroid_y"}, m.outputs.names);
+    loaded->check_fits({grid_cells_input({64, 32})}, {"centroid_x", "centroid_y"}, m.outputs.names);
     FAIL();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("solver.mach"), std::string::npos) << e.what();
@@ -90,13 +100,13 @@ TEST(Surrogate, GridModelRefusesAnotherGrid) {
   SurrogateMetadata m;
   m.network = "unet";
   m.network_yaml = "{base_channels: 2, depth: 1}";
-  m.layout = "grid";
-  m.grid_cells = {64, 32};
+  m.layout = SampleLayout::kGrid;
+  m.input_domains = {grid_cells_input({64, 32})};
   m.inputs = norm({"a"});
   m.outputs = norm({"b"});
   Surrogate s(make("unet", m.network_yaml, 1, 1), m);
   try {
-    s.check_fits({128, 64}, {"a"}, {"b"});
+    s.check_fits({grid_cells_input({128, 64})}, {"a"}, {"b"});
     FAIL();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("64 × 32 grid"), std::string::npos) << e.what();

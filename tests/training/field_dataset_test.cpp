@@ -19,7 +19,7 @@ namespace surrox::training {
 namespace {
 
 FieldDataset load(const std::filesystem::path& sweep, std::vector<std::string> overrides,
-                  const std::string& layout = "points") {
+                  surrogates::SampleLayout layout = surrogates::SampleLayout::kPoints) {
   Schema root("test");
   root.section("data", FieldDataset::schema(), "data");
   overrides.push_back("data.path=" + sweep.string());
@@ -60,7 +60,8 @@ TEST(FieldDataset, SplitsByCaseAndNormalisesWithTrainingStatistics) {
 
 TEST(FieldDataset, GridLayoutAndGroups) {
   const auto sweep = make_sweep(testing::scratch_dir());
-  const FieldDataset d = load(sweep, {"data.group_by=[airfoil]", "data.split=[0.6, 0.2, 0.2]"}, "grid");
+  const FieldDataset d = load(sweep, {"data.group_by=[airfoil]", "data.split=[0.6, 0.2, 0.2]"},
+                              surrogates::SampleLayout::kGrid);
   ASSERT_EQ(d.train.inputs.dim(), 4);
   EXPECT_EQ(d.train.inputs.size(2), kNj);
   EXPECT_EQ(d.train.inputs.size(3), kNi);

@@ -1,0 +1,24 @@
+#pragma once
+// The runs of the warm-start comparison on one case: the solver from the free stream (cold), then
+// per model the prediction on the case's grid, the guard, the surrogate-only forces of the
+// predicted field, and the solver from that field to the same criterion (warm).
+#include <vector>
+
+#include "core/runtime.hpp"
+#include "couplers/coupled_models.hpp"
+#include "couplers/coupler.hpp"
+#include "couplers/surrogate_field.hpp"
+#include "couplers/warm_start_records.hpp"
+#include "solvers/steady_flow_solver.hpp"
+
+namespace surrox::couplers {
+
+CaseRecord run_warm_start_case(Runtime& runtime, const CoupledCase& c, const CaseChannels& channels,
+                               std::vector<CoupledModel>& models);
+
+// Starts `solver` from `field` (guarded). The solver sets its far-field vortex from the field's
+// own lift, so a converged field restarts converged. Returns the extra cycles spent before the
+// field is in place (0 here), which the caller counts as iterations.
+long start_from_field(solvers::SteadyFlowSolver& solver, const PrimitiveField& field);
+
+}  // namespace surrox::couplers

@@ -1,0 +1,71 @@
+#include "couplers/warm_start_statistics.hpp"
+
+#include <algorithm>
+
+#include "core/statistics.hpp"
+
+namespace surrox::couplers {
+namespace {
+
+double smallest(const std::vector<double>& v) {
+  return v.empty() ? NAN : *std::min_element(v.begin(), v.end());
+}
+double largest(const std::vector<double>& v) {
+  return v.empty() ? NAN : *std::max_element(v.begin(), v.end());
+}
+
+ModelSummary summarize_model(const std::vector<CaseRecord>& records, std::size_t m,
+                             const std::vector<double>& levels) {
+  std::vector<double> ratio, speedup, dcl, dcd, surrogate_cl, surrogate_cd, cfd_cl, cfd_cd;
+  std::map<std::string, std::vector<double>> field_error, level_ratio;
+  for (const auto& c : records) {
+    const WarmRun& w = c.warm.at(m);
+    ratio.push_back(iteration_ratio(c, w));
+    speedup.push_back(wall_speedup(c, w));
+    const auto &cold_cycles = c.cold.levels.cycles(), &warm_cycles = w.run.levels.cycles();
+    for (std::size_t l = 0; l < cold_cycles.size(); ++l)
+      level_ratio[solvers::ResidualLevels::name(c.cold.levels.levels()[l])].push_back(
+          warm_cycles[l] > 0 && cold_cycles[l] > 0
+              ? static_cast<double>(cold_cycles[l]) / static_cast<double>(warm_cycles[l])
+              : NAN);
+    dcl.push_back(std::abs(w.run.cl - c.cold.cl));
+    dcd.push_back(std::abs(w.run.cd - c.cold.cd));
+    surrogate_cl.push_back(w.surrogate_cl);
+    surrogate_cd.push_back(w.surrogate_cd);
+    cfd_cl.push_back(c.cold.cl);
+    cfd_cd.push_back(c.cold.cd);
+    for (const auto& [name, error] : w.field_relative_l2) field_error[name].push_back(error);
+  }
+  ModelSummary s;
+  s.median_iteration_ratio = median(ratio);
+  s.median_wall_speedup = median(speedup);
+  s.min_iteration_ratio = smallest(ratio);
+  s.max_abs_cl_difference = largest(dcl);
+  s.max_abs_cd_difference = largest(dcd);
+  s.spearman_surrogate_cl = spearman(surrogate_cl, cfd_cl);
+  s.spearman_surrogate_cd = spearman(surrogate_cd, cfd_cd);
+  for (const auto& [name, values] : field_error) s.median_field_relative_l2[name] = median(values);
+  for (const double level : levels)
+    s.median_iteration_ratio_by_level.push_back(
+        median(level_ratio[solvers::ResidualLevels::name(level)]));
+  return s;
+}
+
+}  // namespace
+
+WarmStartSummary summarize(const std::vector<CaseRecord>& records, std::size_t models) {
+  WarmStartSummary summary;
+  if (!records.empty()) summary.levels = records.front().cold.levels.levels();
+  for (std::size_t m = 0; m < models; ++m)
+    summary.models.push_back(summarize_model(records, m, summary.levels));
+  std::vector<double> cold_iterations, cold_time;
+  for (const auto& c : records) {
+    cold_iterations.push_back(static_cast<double>(c.cold.iterations));
+    cold_time.push_back(c.cold.solve_s);
+  }
+  summary.cold_median_iterations = median(cold_iterations);
+  summary.cold_median_wall_time_s = median(cold_time);
+  return summary;
+}
+
+}  // namespace surrox::couplers

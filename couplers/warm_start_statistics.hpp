@@ -1,0 +1,30 @@
+#pragma once
+// The warm-start comparison over the test set, per model: medians of the cycle and wall-time
+// ratios (also per residual decade), the largest Cl and Cd differences to the cold start, the
+// Spearman rank correlation of surrogate-only Cl and Cd with the CFD values, and median field
+// errors; and the cold start's medians. Medians skip non-finite values (core/statistics.hpp).
+#include <map>
+#include <string>
+#include <vector>
+
+#include "couplers/warm_start_records.hpp"
+
+namespace surrox::couplers {
+
+struct ModelSummary {
+  double median_iteration_ratio = NAN, median_wall_speedup = NAN, min_iteration_ratio = NAN;
+  double max_abs_cl_difference = NAN, max_abs_cd_difference = NAN;
+  double spearman_surrogate_cl = NAN, spearman_surrogate_cd = NAN;
+  std::map<std::string, double> median_field_relative_l2;
+  std::vector<double> median_iteration_ratio_by_level;  // per WarmStartSummary::levels entry
+};
+
+struct WarmStartSummary {
+  std::vector<double> levels;        // residual levels counted (the first case's)
+  std::vector<ModelSummary> models;  // one per model, in the section's order
+  double cold_median_iterations = NAN, cold_median_wall_time_s = NAN;
+};
+
+WarmStartSummary summarize(const std::vector<CaseRecord>& records, std::size_t models);
+
+}  // namespace surrox::couplers
