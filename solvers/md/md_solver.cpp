@@ -234,7 +234,7 @@ void MdSolver::compute_forces(bool energy) {
   }
 }
 
-void MdSolver::tally_per_atom() {
+void MdSolver::tally_keeping_forces() {
   // Forces of this step may hold a thermostat's share: recompute with the tally, keep them.
   Vec3View kept(Kokkos::view_alloc(Kokkos::WithoutInitializing, "MdSolver::kept_f"),
                 system_.f.extent(0));
@@ -328,7 +328,9 @@ ThermoRow MdSolver::measure_thermo() {
 ThermoRow MdSolver::thermo() const {
   if (!rows_.empty() && rows_.back().step == step_) return rows_.back();
   // Energies are not kept on every step; computing them leaves the trajectory unchanged.
-  return const_cast<MdSolver*>(this)->measure_thermo();
+  auto* self = const_cast<MdSolver*>(this);
+  if (energy_step_ != step_) self->tally_keeping_forces();
+  return self->measure_thermo();
 }
 
 void MdSolver::nose_hoover_half() {
@@ -551,7 +553,7 @@ io::MeshData MdSolver::output_mesh() const {
   mesh.cell_offsets[n] = n;
   mesh.point_data = {{"velocity", velocity}, {"force", force}, {"id", id}, {"type", type}};
   if (per_atom_) {
-    if (per_atom_step_ != step_) const_cast<MdSolver*>(this)->tally_per_atom();
+    if (per_atom_step_ != step_) const_cast<MdSolver*>(this)->tally_keeping_forces();
     auto he = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), eatom_);
     auto hw = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), vatom_);
     io::HostArray energy("md::pe_atom", n, 1), virial("md::virial_atom", n, 6);

@@ -65,7 +65,7 @@ class MdSolver final : public Solver {
   enum class Thermostat { kNone, kLangevin, kNoseHoover };
   // Forces; with `energy`, energy and virial (and per-atom values when asked for).
   void compute_forces(bool energy);
-  void tally_per_atom();  // per-atom values of this step, forces unchanged
+  void tally_keeping_forces();  // energies (and per-atom values) of this step; f unchanged
   ThermoRow measure_thermo();
   double mv2() const;  // Σ m v² over owned atoms
   void nose_hoover_half();

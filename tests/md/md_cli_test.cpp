@@ -67,16 +67,18 @@ TEST(MdCli, SiliconAndNvtAndSwBenchmarkCasesRun) {
   EXPECT_EQ(s["results"]["md"]["atoms"], 216);
 }
 
-TEST(MdCli, PerAtomOutputIsWrittenAndLeavesTheTrajectoryUnchanged) {
-  // Langevin: output steps between thermo steps recompute the per-atom values and must keep
-  // the thermostat's share of the forces.
+TEST(MdCli, PerAtomOutputAndMonitorRowsLeaveTheTrajectoryUnchanged) {
+  // Langevin: output and monitor steps between thermo steps recompute energies and per-atom
+  // values, and must keep the thermostat's share of the forces.
   const auto dir = testing::scratch_dir();
   const std::string common =
       "--set solver.steps=40 --set solver.thermo=10 --set solver.lattice.replicate=[5,5,5] "
-      "--set output.interval=0.035 --set output.monitor_interval=10";
-  const auto plain = run_case(dir / "plain", "lj_liquid_nvt", common);
+      "--set output.interval=0.035";
+  const auto plain =
+      run_case(dir / "plain", "lj_liquid_nvt", common + " --set output.monitor_interval=10");
   const auto per_atom =
-      run_case(dir / "per_atom", "lj_liquid_nvt", common + " --set solver.per_atom=true");
+      run_case(dir / "per_atom", "lj_liquid_nvt",
+               common + " --set solver.per_atom=true --set output.monitor_interval=7");
   ASSERT_FALSE(plain.empty());
   ASSERT_FALSE(per_atom.empty());
   EXPECT_EQ(plain["results"]["thermo"], per_atom["results"]["thermo"]);
