@@ -53,7 +53,8 @@ void Force(benchmark::State& state) {
   Setup s = make(state.range(0) == 1);
   for (auto _ : state) {
     Kokkos::deep_copy(s.system.f, 0.0);
-    s.potential->compute(s.system, s.list, false);
+    md::ForceTally none;
+    s.potential->compute(s.system, s.list, none);
     s.list.reverse_forces(s.system);
     Kokkos::fence();
   }

@@ -9,10 +9,12 @@
 #include <limits>
 #include <numeric>
 
-#include "core/timer.hpp"
 #include "io/hdf5_checkpoint.hpp"
+#include "solvers/counter_hash.hpp"
+#include "solvers/md/atom_packing.hpp"
 #include "solvers/md/data_file.hpp"
 #include "solvers/md/lattice.hpp"
+#include "solvers/scoped_phase.hpp"
 
 namespace surrox::solvers::md {
 namespace {
@@ -20,28 +22,13 @@ namespace {
 // A uniform number in [0, 1) from (seed, atom id, step, component): counter-based, so that
 // thermostat noise does not depend on atom order, ranks or restarts.
 KOKKOS_INLINE_FUNCTION double hash_uniform(long seed, long tag, long step, int component) {
-  unsigned long z = static_cast<unsigned long>(seed) * 0x9E3779B97F4A7C15ul ^
-                    static_cast<unsigned long>(tag) * 0xBF58476D1CE4E5B9ul ^
-                    static_cast<unsigned long>(step) * 0x94D049BB133111EBul ^
-                    static_cast<unsigned long>(component);
-  for (int r = 0; r < 2; ++r) {
-    z += 0x9E3779B97F4A7C15ul;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ul;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBul;
-    z ^= z >> 31;
-  }
-  return static_cast<double>(z >> 11) * (1.0 / 9007199254740992.0);
+  std::uint64_t z = static_cast<std::uint64_t>(seed) * kGoldenGamma ^
+                    static_cast<std::uint64_t>(tag) * 0xBF58476D1CE4E5B9ull ^
+                    static_cast<std::uint64_t>(step) * 0x94D049BB133111EBull ^
+                    static_cast<std::uint64_t>(component);
+  for (int r = 0; r < 2; ++r) z = mix64(z + kGoldenGamma);
+  return unit_interval(z);
 }
-
-struct PhaseClock {
-  std::map<std::string, double>& sink;
-  const char* name;
-  Stopwatch watch;
-  ~PhaseClock() {
-    Kokkos::fence();
-    sink[name] += watch.seconds();
-  }
-};
 
 }  // namespace
 
@@ -109,6 +96,11 @@ Schema MdSolver::schema() {
   s.integer("dump", "steps between frames of the LAMMPS text dump dump.lammpstrj; 0: none")
       .at_least(0)
       .fallback("0");
+  s.boolean("per_atom",
+            "per-atom potential energy and virial (LAMMPS compute pe/atom, and stress/atom "
+            "without the kinetic part, times the volume) in the particle output as pe_atom and "
+            "virial_atom (xx yy zz xy xz yz)")
+      .fallback("false");
   return s;
 }
 
@@ -149,16 +141,9 @@ void MdSolver::initialize(const CaseNode& config, Runtime& runtime) {
   }
   // Every rank keeps the atoms in its block.
   if (neighbors_.ranks() > 1) {
-    AtomData mine = data;
-    mine.tag.clear(), mine.type.clear(), mine.x.clear(), mine.v.clear(), mine.image.clear();
-    for (long i = 0; i < data.natoms(); ++i) {
-      if (!neighbors_.owns(data.x[i])) continue;
-      mine.tag.push_back(data.tag[i]);
-      mine.type.push_back(data.type[i]);
-      mine.x.push_back(data.x[i]);
-      mine.v.push_back(data.v[i]);
-      mine.image.push_back(data.image.empty() ? std::array<int, 3>{0, 0, 0} : data.image[i]);
-    }
+    AtomData mine = without_atoms(data);
+    for (long i = 0; i < data.natoms(); ++i)
+      if (neighbors_.owns(data.x[i])) append_atom(data, i, mine);
     data = std::move(mine);
   }
   system_.load(data);
@@ -180,6 +165,8 @@ void MdSolver::initialize(const CaseNode& config, Runtime& runtime) {
     steps_ = std::max<long>(1, static_cast<long>(std::ceil(config.real("end_time") / dt_ - 1e-9)));
   thermo_every_ = config.integer("thermo");
   dump_every_ = config.integer("dump");
+  per_atom_ = config.boolean("per_atom");
+  per_atom_step_ = -1;
   rdf_bins_ = config.section("rdf").integer("bins");
   rdf_every_ = config.section("rdf").integer("every");
   rdf_samples_.clear();
@@ -210,31 +197,50 @@ void MdSolver::refresh_state() {
 }
 
 void MdSolver::compute_forces(bool energy) {
+  ForceTally tally;
+  tally.energy = energy;
+  tally.per_atom = energy && per_atom_;
   {
-    PhaseClock clock{phase_seconds_, "force"};
-    Kokkos::deep_copy(Kokkos::subview(system_.f, std::make_pair(0L, system_.nall), Kokkos::ALL),
-                      0.0);
-    const double e = potential_->compute(system_, neighbors_, energy);
+    ScopedPhase clock(phase_seconds_, "force");
+    const auto rows = std::make_pair(0L, system_.nall);
+    Kokkos::deep_copy(Kokkos::subview(system_.f, rows, Kokkos::ALL), 0.0);
+    if (tally.per_atom) {
+      const long capacity = static_cast<long>(system_.x.extent(0));
+      if (static_cast<long>(eatom_.extent(0)) < capacity) {
+        eatom_ = RealView("MdSolver::eatom", capacity);
+        vatom_ = VirialView("MdSolver::vatom", capacity);
+      }
+      Kokkos::deep_copy(Kokkos::subview(eatom_, rows), 0.0);
+      Kokkos::deep_copy(Kokkos::subview(vatom_, rows, Kokkos::ALL), 0.0);
+      tally.eatom = eatom_;
+      tally.vatom = vatom_;
+    }
+    potential_->compute(system_, neighbors_, tally);
     if (energy) {
-      // Virial Σ x·f over owned and ghost atoms, before ghost forces are folded back.
-      auto x = system_.x;
-      auto f = system_.f;
-      double w = 0;
-      Kokkos::parallel_reduce(
-          "MdSolver::virial", system_.nall,
-          KOKKOS_LAMBDA(long i, double& sum) {
-            sum += x(i, 0) * f(i, 0) + x(i, 1) * f(i, 1) + x(i, 2) * f(i, 2);
-          },
-          w);
-      double sums[2] = {e, w};
+      double sums[2] = {tally.potential, tally.virial};
       MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, comm_);
       energy_ = sums[0];
       virial_ = sums[1];
       energy_step_ = step_;
     }
   }
-  PhaseClock clock{phase_seconds_, "comm"};
+  ScopedPhase clock(phase_seconds_, "comm");
   neighbors_.reverse_forces(system_);
+  if (tally.per_atom) {
+    using Rows = Kokkos::View<double**, Kokkos::LayoutRight>;
+    neighbors_.reverse(Rows(eatom_.data(), eatom_.extent(0), 1));
+    neighbors_.reverse(Rows(vatom_.data(), vatom_.extent(0), 6));
+    per_atom_step_ = step_;
+  }
+}
+
+void MdSolver::tally_keeping_forces() {
+  // Forces of this step may hold a thermostat's share: recompute with the tally, keep them.
+  Vec3View kept(Kokkos::view_alloc(Kokkos::WithoutInitializing, "MdSolver::kept_f"),
+                system_.f.extent(0));
+  Kokkos::deep_copy(kept, system_.f);
+  compute_forces(true);
+  Kokkos::deep_copy(system_.f, kept);
 }
 
 void MdSolver::check_forces() {
@@ -322,7 +328,9 @@ ThermoRow MdSolver::measure_thermo() {
 ThermoRow MdSolver::thermo() const {
   if (!rows_.empty() && rows_.back().step == step_) return rows_.back();
   // Energies are not kept on every step; computing them leaves the trajectory unchanged.
-  return const_cast<MdSolver*>(this)->measure_thermo();
+  auto* self = const_cast<MdSolver*>(this);
+  if (energy_step_ != step_) self->tally_keeping_forces();
+  return self->measure_thermo();
 }
 
 void MdSolver::nose_hoover_half() {
@@ -350,7 +358,7 @@ StepReport MdSolver::advance() {
   auto mass = system_.mass;
   const double dtf = 0.5 * dt_ * system_.units.ftm2v, dtv = dt_;
   {
-    PhaseClock clock{phase_seconds_, "integrate"};
+    ScopedPhase clock(phase_seconds_, "integrate");
     if (thermostat_ == Thermostat::kNoseHoover) nose_hoover_half();
     Kokkos::parallel_for(
         "MdSolver::initial_integrate", system_.nlocal, KOKKOS_LAMBDA(long i) {
@@ -362,7 +370,7 @@ StepReport MdSolver::advance() {
         });
   }
   {
-    PhaseClock clock{phase_seconds_, "neighbor"};
+    ScopedPhase clock(phase_seconds_, "neighbor");
     const bool decide = step_ % neigh_every_ == 0;
     if (decide && (!neigh_check_ || neighbors_.displaced_too_far(system_))) {
       neighbors_.build(system_, step_);
@@ -376,7 +384,7 @@ StepReport MdSolver::advance() {
   const bool thermo_step = step_ % thermo_every_ == 0 || step_ == steps_;
   compute_forces(thermo_step || rdf_step);
   if (thermostat_ == Thermostat::kLangevin) {
-    PhaseClock clock{phase_seconds_, "integrate"};
+    ScopedPhase clock(phase_seconds_, "integrate");
     // Plain numbers only in the kernel (Units holds a string).
     const double ftm2v = system_.units.ftm2v, boltz = system_.units.boltz,
                  mvv2e = system_.units.mvv2e;
@@ -394,7 +402,7 @@ StepReport MdSolver::advance() {
         });
   }
   {
-    PhaseClock clock{phase_seconds_, "integrate"};
+    ScopedPhase clock(phase_seconds_, "integrate");
     Kokkos::parallel_for(
         "MdSolver::final_integrate", system_.nlocal, KOKKOS_LAMBDA(long i) {
           const double dtfm = dtf / mass(type(i));
@@ -403,7 +411,7 @@ StepReport MdSolver::advance() {
     if (thermostat_ == Thermostat::kNoseHoover) nose_hoover_half();
   }
   if (thermo_step) {
-    PhaseClock clock{phase_seconds_, "thermo"};
+    ScopedPhase clock(phase_seconds_, "thermo");
     check_forces();
     rows_.push_back(measure_thermo());
     residual_ = rows_.back().e_total;
@@ -411,7 +419,7 @@ StepReport MdSolver::advance() {
       throw Error(fmt::format("the md run diverged at step {}: total energy {}", step_, residual_));
   }
   if (rdf_step) {
-    PhaseClock clock{phase_seconds_, "thermo"};
+    ScopedPhase clock(phase_seconds_, "thermo");
     sample_rdf();
   }
   if (dump_every_ > 0 && step_ % dump_every_ == 0) write_dump_frame();
@@ -426,11 +434,10 @@ void MdSolver::sample_rdf() {
   const double weight = neighbors_.half() ? 2.0 : 1.0;
   Kokkos::View<double*> hist("MdSolver::rdf", bins);
   auto x = system_.x;
-  auto neigh = neighbors_.neighbors_;
-  auto count = neighbors_.count_;
+  auto neigh = neighbors_.view();
   Kokkos::parallel_for(
       "MdSolver::rdf", system_.nlocal, KOKKOS_LAMBDA(long i) {
-        for (int k = 0; k < count(i); ++k) {
+        for (int k = 0; k < neigh.count(i); ++k) {
           const int j = neigh(i, k);
           const double dx = x(i, 0) - x(j, 0), dy = x(i, 1) - x(j, 1), dz = x(i, 2) - x(j, 2);
           const double rsq = dx * dx + dy * dy + dz * dz;
@@ -545,6 +552,18 @@ io::MeshData MdSolver::output_mesh() const {
   }
   mesh.cell_offsets[n] = n;
   mesh.point_data = {{"velocity", velocity}, {"force", force}, {"id", id}, {"type", type}};
+  if (per_atom_) {
+    if (per_atom_step_ != step_) const_cast<MdSolver*>(this)->tally_keeping_forces();
+    auto he = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), eatom_);
+    auto hw = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), vatom_);
+    io::HostArray energy("md::pe_atom", n, 1), virial("md::virial_atom", n, 6);
+    for (long i = 0; i < n; ++i) {
+      energy(i, 0) = he(i);
+      for (int c = 0; c < 6; ++c) virial(i, c) = hw(i, c);
+    }
+    mesh.point_data.push_back({"pe_atom", energy});
+    mesh.point_data.push_back({"virial_atom", virial});
+  }
   return mesh;
 }
 
@@ -573,12 +592,7 @@ AtomData MdSolver::gather() const {
   AtomData mine = system_.to_host();
   if (neighbors_.ranks() == 1) return mine;
   std::vector<double> packed;
-  for (long i = 0; i < mine.natoms(); ++i)
-    packed.insert(packed.end(),
-                  {static_cast<double>(mine.tag[i]), static_cast<double>(mine.type[i]),
-                   mine.x[i][0], mine.x[i][1], mine.x[i][2], mine.v[i][0], mine.v[i][1],
-                   mine.v[i][2], static_cast<double>(mine.image[i][0]),
-                   static_cast<double>(mine.image[i][1]), static_cast<double>(mine.image[i][2])});
+  for (long i = 0; i < mine.natoms(); ++i) pack_atom(mine, i, packed);
   int nranks = neighbors_.ranks();
   int count = static_cast<int>(packed.size());
   std::vector<int> counts(nranks), offsets(nranks + 1, 0);
@@ -587,21 +601,14 @@ AtomData MdSolver::gather() const {
   std::vector<double> all(rank_ == 0 ? offsets[nranks] : 0);
   MPI_Gatherv(packed.data(), count, MPI_DOUBLE, all.data(), counts.data(), offsets.data(),
               MPI_DOUBLE, 0, comm_);
-  AtomData out = mine;
-  out.tag.clear(), out.type.clear(), out.x.clear(), out.v.clear(), out.image.clear();
+  AtomData out = without_atoms(mine);
   if (rank_ != 0) return out;
-  std::vector<std::size_t> order(all.size() / 11);
+  std::vector<std::size_t> order(all.size() / kPackedAtom);
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return all[11 * a] < all[11 * b]; });
-  for (std::size_t k : order) {
-    const double* r = &all[11 * k];
-    out.tag.push_back(static_cast<long>(r[0]));
-    out.type.push_back(static_cast<int>(r[1]));
-    out.x.push_back({r[2], r[3], r[4]});
-    out.v.push_back({r[5], r[6], r[7]});
-    out.image.push_back({static_cast<int>(r[8]), static_cast<int>(r[9]), static_cast<int>(r[10])});
-  }
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return all[kPackedAtom * a] < all[kPackedAtom * b];
+  });
+  for (std::size_t k : order) unpack_atom(&all[kPackedAtom * k], out);
   return out;
 }
 

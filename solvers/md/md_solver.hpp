@@ -63,7 +63,9 @@ class MdSolver final : public Solver {
 
  private:
   enum class Thermostat { kNone, kLangevin, kNoseHoover };
+  // Forces; with `energy`, energy and virial (and per-atom values when asked for).
   void compute_forces(bool energy);
+  void tally_keeping_forces();  // energies (and per-atom values) of this step; f unchanged
   ThermoRow measure_thermo();
   double mv2() const;  // Σ m v² over owned atoms
   void nose_hoover_half();
@@ -83,6 +85,10 @@ class MdSolver final : public Solver {
   double eta_ = 0, eta_dot_ = 0;  // Nosé–Hoover thermostat position and velocity
   double energy_ = 0, virial_ = 0;
   long energy_step_ = -1;  // step at which energy_ and virial_ were computed
+  bool per_atom_ = false;
+  RealView eatom_;           // per-atom energy (owned rows valid after a tally)
+  VirialView vatom_;         // per-atom virial
+  long per_atom_step_ = -1;  // step at which eatom_ and vatom_ were computed
   std::vector<ThermoRow> rows_;
   std::vector<std::string> dump_frames_;
   long rdf_bins_ = 0, rdf_every_ = 100;

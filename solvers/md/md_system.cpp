@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "core/error.hpp"
+#include "solvers/md/atom_packing.hpp"
 
 namespace surrox::solvers::md {
 
@@ -69,8 +70,7 @@ void System::load(const AtomData& data) {
   Kokkos::deep_copy(mass, hm);
 }
 
-AtomData System::to_host() const {
-  // Non-finite positions would never wrap: the callers (output) run after the step checks.
+AtomData System::owned_atoms() const {
   AtomData data;
   data.box = box;
   data.ntypes = ntypes;
@@ -82,15 +82,29 @@ AtomData System::to_host() const {
   auto hi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), image);
   auto hm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mass);
   data.mass.assign(hm.data(), hm.data() + hm.extent(0));
-  std::vector<long> order(nlocal);
-  std::iota(order.begin(), order.end(), 0L);
-  std::sort(order.begin(), order.end(), [&](long a, long b) { return hg(a) < hg(b); });
-  for (long i : order) {
+  for (long i = 0; i < nlocal; ++i) {
     data.tag.push_back(hg(i));
     data.type.push_back(ht(i));
+    data.x.push_back({hx(i, 0), hx(i, 1), hx(i, 2)});
+    data.v.push_back({hv(i, 0), hv(i, 1), hv(i, 2)});
+    data.image.push_back({hi(i, 0), hi(i, 1), hi(i, 2)});
+  }
+  return data;
+}
+
+AtomData System::to_host() const {
+  // Non-finite positions would never wrap: the callers (output) run after the step checks.
+  const AtomData owned = owned_atoms();
+  std::vector<long> order(nlocal);
+  std::iota(order.begin(), order.end(), 0L);
+  std::sort(order.begin(), order.end(),
+            [&](long a, long b) { return owned.tag[a] < owned.tag[b]; });
+  AtomData data = without_atoms(owned);
+  for (long i : order) {
+    append_atom(owned, i, data);
     // Atoms drift out of the box between list builds: wrap them, keeping the image flags.
-    std::array<double, 3> x{hx(i, 0), hx(i, 1), hx(i, 2)};
-    std::array<int, 3> image{hi(i, 0), hi(i, 1), hi(i, 2)};
+    auto& x = data.x.back();
+    auto& image = data.image.back();
     for (int d = 0; d < 3; ++d) {
       const double L = box.length(d);
       if (!std::isfinite(x[d])) continue;
@@ -98,9 +112,6 @@ AtomData System::to_host() const {
       while (x[d] >= box.hi[d]) x[d] -= L, ++image[d];
       if (x[d] < box.lo[d]) x[d] = box.lo[d];  // x = lo − tiny rounds to hi: keep it in [lo, hi)
     }
-    data.x.push_back(x);
-    data.v.push_back({hv(i, 0), hv(i, 1), hv(i, 2)});
-    data.image.push_back(image);
   }
   return data;
 }

@@ -57,7 +57,8 @@ struct System {
   RealView mass;  // per type (index 0 unused)
 
   void load(const AtomData& data);  // replaces the atoms (no ghosts)
-  AtomData to_host() const;         // owned atoms, in id order
+  AtomData owned_atoms() const;     // owned atoms in index order, positions as they are
+  AtomData to_host() const;         // owned atoms in id order, wrapped into the box
   void reserve(long capacity);      // grows x, f, type, tag to at least `capacity` rows
 };
 

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <Kokkos_ScatterView.hpp>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -96,16 +95,16 @@ PairSw::PairSw(const std::string& file, const std::string& elements) {
           throw InputError(fmt::format("the Stillinger–Weber file has no entry for {} {} {}",
                                        elements_[a], elements_[b], elements_[c]),
                            {file, 0, 0, {}});
-  params_ = Kokkos::View<SwParam*>("PairSw::params", params.size());
-  auto hp = Kokkos::create_mirror_view(params_);
+  style_.params = Kokkos::View<SwParam*>("PairSw::params", params.size());
+  auto hp = Kokkos::create_mirror_view(style_.params);
   for (std::size_t k = 0; k < params.size(); ++k) hp(k) = params[k];
-  Kokkos::deep_copy(params_, hp);
-  elem3param_ = Kokkos::View<int***>("PairSw::elem3param", ne + 1, ne + 1, ne + 1);
-  auto he = Kokkos::create_mirror_view(elem3param_);
+  Kokkos::deep_copy(style_.params, hp);
+  style_.elem3 = Kokkos::View<int***>("PairSw::elem3param", ne + 1, ne + 1, ne + 1);
+  auto he = Kokkos::create_mirror_view(style_.elem3);
   for (int a = 0; a < ne; ++a)
     for (int b = 0; b < ne; ++b)
       for (int c = 0; c < ne; ++c) he(a + 1, b + 1, c + 1) = index[(a * ne + b) * ne + c];
-  Kokkos::deep_copy(elem3param_, he);
+  Kokkos::deep_copy(style_.elem3, he);
 }
 
 void PairSw::check(const System& s) const {
@@ -113,110 +112,6 @@ void PairSw::check(const System& s) const {
     throw InputError(
         fmt::format("pair sw maps {} element(s) to atom types, but the system has {} atom type(s)",
                     elements_.size(), s.ntypes));
-}
-
-double PairSw::compute(System& s, const NeighborList& list, bool energy) {
-  return energy ? kernel<true>(s, list) : kernel<false>(s, list);
-}
-
-template <bool kEnergy>
-double PairSw::kernel(System& s, const NeighborList& list) const {
-  constexpr int kMaxShort = 64;
-  auto x = s.x;
-  auto type = s.type;
-  auto tag = s.tag;
-  auto neigh = list.neighbors_;
-  auto count = list.count_;
-  auto params = params_;
-  auto elem3 = elem3param_;
-  Kokkos::Experimental::ScatterView<double* [3], Kokkos::LayoutRight> scatter(s.f);
-  double total = 0;
-  Kokkos::View<int> overflow("PairSw::overflow");
-  Kokkos::parallel_reduce(
-      "PairSw::compute", s.nlocal,
-      KOKKOS_LAMBDA(long i, double& eng) {
-        auto f = scatter.access();
-        int jshort[kMaxShort];
-        SwLeg legs[kMaxShort];
-        int nshort = 0;
-        const long itag = tag(i);
-        const int itype = type(i);
-        const double xi = x(i, 0), yi = x(i, 1), zi = x(i, 2);
-        double fxi = 0, fyi = 0, fzi = 0;
-        const int n = count(i);
-        for (int k = 0; k < n; ++k) {
-          const int j = neigh(i, k);
-          const double dx = xi - x(j, 0), dy = yi - x(j, 1), dz = zi - x(j, 2);
-          const double rsq = dx * dx + dy * dy + dz * dz;
-          const SwParam& p = params(elem3(itype, type(j), type(j)));
-          if (rsq < p.cutsq) {  // a leg of the three-body terms (cutmax for one element)
-            if (nshort < kMaxShort) {
-              const double delr[3] = {-dx, -dy, -dz};
-              sw_leg(p, delr, rsq, legs[nshort]);
-              jshort[nshort++] = j;
-            } else {
-              overflow() = 1;
-            }
-          }
-          // Each pair once: LAMMPS's rule on the parity of the id sum, positions for equal ids.
-          const long jtag = tag(j);
-          if (itag > jtag) {
-            if ((itag + jtag) % 2 == 0) continue;
-          } else if (itag < jtag) {
-            if ((itag + jtag) % 2 == 1) continue;
-          } else {
-            if (x(j, 2) < zi) continue;
-            if (x(j, 2) == zi && x(j, 1) < yi) continue;
-            if (x(j, 2) == zi && x(j, 1) == yi && x(j, 0) < xi) continue;
-          }
-          if (rsq >= p.cutsq) continue;
-          double e;
-          const double fpair = sw_twobody(p, rsq, e);
-          fxi += dx * fpair;
-          fyi += dy * fpair;
-          fzi += dz * fpair;
-          f(j, 0) -= dx * fpair;
-          f(j, 1) -= dy * fpair;
-          f(j, 2) -= dz * fpair;
-          if (kEnergy) eng += e;
-        }
-        for (int a = 0; a < nshort - 1; ++a) {
-          const int j = jshort[a];
-          const int tj = type(j);
-          double fjx = 0, fjy = 0, fjz = 0;
-          for (int b = a + 1; b < nshort; ++b) {
-            const int k = jshort[b];
-            double fj[3], fk[3];
-            const double e =
-                sw_threebody_legs(params(elem3(itype, tj, type(k))), legs[a], legs[b], fj, fk);
-            fxi -= fj[0] + fk[0];
-            fyi -= fj[1] + fk[1];
-            fzi -= fj[2] + fk[2];
-            fjx += fj[0];
-            fjy += fj[1];
-            fjz += fj[2];
-            f(k, 0) += fk[0];
-            f(k, 1) += fk[1];
-            f(k, 2) += fk[2];
-            if (kEnergy) eng += e;
-          }
-          f(j, 0) += fjx;
-          f(j, 1) += fjy;
-          f(j, 2) += fjz;
-        }
-        f(i, 0) += fxi;
-        f(i, 1) += fyi;
-        f(i, 2) += fzi;
-      },
-      total);
-  Kokkos::Experimental::contribute(s.f, scatter);
-  int overflowed = 0;
-  Kokkos::deep_copy(overflowed, overflow);
-  if (overflowed)
-    throw Error(fmt::format(
-        "pair sw: an atom has more than {} neighbours inside the cutoff (atoms overlap?)",
-        kMaxShort));
-  return total;
 }
 
 }  // namespace surrox::solvers::md

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "solvers/md/pair_driver.hpp"
 #include "solvers/md/potential.hpp"
 
 namespace surrox::solvers::md {
@@ -33,7 +34,8 @@ KOKKOS_INLINE_FUNCTION void sw_leg(const SwParam& pij, const double* delr, doubl
   leg.expgsrainv = exp(gsrainv);
 }
 
-// sw_threebody from precomputed legs (the same arithmetic, so the same bits).
+// Three-body term of atom i with legs a = i–j and b = i–k (delr = x_j − x_i, x_k − x_i):
+// forces fj on j and fk on k (i gets −fj − fk); returns the energy (LAMMPS PairSW::threebody).
 KOKKOS_INLINE_FUNCTION double sw_threebody_legs(const SwParam& pijk, const SwLeg& a, const SwLeg& b,
                                                 double* fj, double* fk) {
   const double rinv12 = 1.0 / (a.r * b.r);
@@ -80,43 +82,40 @@ KOKKOS_INLINE_FUNCTION double sw_twobody(const SwParam& p, double rsq, double& e
   return (p.c1 * rp - p.c2 * rq + (p.c3 * rp - p.c4 * rq) * rainvsq) * expsrainv * rinvsq;
 }
 
-// Three-body term of atom i with neighbours j, k at delr1 = x_j − x_i, delr2 = x_k − x_i:
-// forces fj on j and fk on k (i gets −fj − fk); returns the energy.
-KOKKOS_INLINE_FUNCTION double sw_threebody(const SwParam& pij, const SwParam& pik,
-                                           const SwParam& pijk, double rsq1, double rsq2,
-                                           const double* delr1, const double* delr2, double* fj,
-                                           double* fk) {
-  const double r1 = sqrt(rsq1);
-  const double rinvsq1 = 1.0 / rsq1;
-  const double rainv1 = 1.0 / (r1 - pij.cut);
-  const double gsrainv1 = pij.sigma_gamma * rainv1;
-  const double gsrainvsq1 = gsrainv1 * rainv1 / r1;
-  const double expgsrainv1 = exp(gsrainv1);
-  const double r2 = sqrt(rsq2);
-  const double rinvsq2 = 1.0 / rsq2;
-  const double rainv2 = 1.0 / (r2 - pik.cut);
-  const double gsrainv2 = pik.sigma_gamma * rainv2;
-  const double gsrainvsq2 = gsrainv2 * rainv2 / r2;
-  const double expgsrainv2 = exp(gsrainv2);
-  const double rinv12 = 1.0 / (r1 * r2);
-  const double cs = (delr1[0] * delr2[0] + delr1[1] * delr2[1] + delr1[2] * delr2[2]) * rinv12;
-  const double delcs = cs - pijk.costheta;
-  const double delcssq = delcs * delcs;
-  const double facexp = expgsrainv1 * expgsrainv2;
-  const double facrad = pijk.lambda_epsilon * facexp * delcssq;
-  const double frad1 = facrad * gsrainvsq1;
-  const double frad2 = facrad * gsrainvsq2;
-  const double facang = pijk.lambda_epsilon2 * facexp * delcs;
-  const double facang12 = rinv12 * facang;
-  const double csfacang = cs * facang;
-  const double csfac1 = rinvsq1 * csfacang;
-  const double csfac2 = rinvsq2 * csfacang;
-  for (int d = 0; d < 3; ++d) {
-    fj[d] = delr1[d] * (frad1 + csfac1) - delr2[d] * facang12;
-    fk[d] = delr2[d] * (frad2 + csfac2) - delr1[d] * facang12;
+
+// sw for the pair driver: parameters by (type i, type j, type k); legs within the i–j cutoff.
+struct SwStyle {
+  using List = FullList;
+  using Leg = SwLeg;
+  static constexpr const char* kName = "sw";
+  static constexpr const char* kLabel = "PairSw::compute";
+  static constexpr bool kThreeBody = true;
+  static constexpr int kMaxLegs = 64;
+  Kokkos::View<SwParam*> params;
+  Kokkos::View<int***> elem3;  // (type i, type j, type k) → params index
+
+  KOKKOS_INLINE_FUNCTION const SwParam& param(int i, int j, int k) const {
+    return params(elem3(i, j, k));
   }
-  return facrad;
-}
+  KOKKOS_INLINE_FUNCTION bool pair(int itype, int jtype, double rsq, double& fpair,
+                                   double& energy) const {
+    const SwParam& p = param(itype, jtype, jtype);
+    if (rsq >= p.cutsq) return false;
+    fpair = sw_twobody(p, rsq, energy);
+    return true;
+  }
+  KOKKOS_INLINE_FUNCTION bool is_leg(int itype, int jtype, double rsq) const {
+    return rsq < param(itype, jtype, jtype).cutsq;
+  }
+  KOKKOS_INLINE_FUNCTION void make_leg(int itype, int jtype, const double* delr, double rsq,
+                                       SwLeg& leg) const {
+    sw_leg(param(itype, jtype, jtype), delr, rsq, leg);
+  }
+  KOKKOS_INLINE_FUNCTION double triplet(int itype, int jtype, int ktype, const SwLeg& ij,
+                                        const SwLeg& ik, double* fj, double* fk) const {
+    return sw_threebody_legs(param(itype, jtype, ktype), ij, ik, fj, fk);
+  }
+};
 
 class PairSw final : public Potential {
  public:
@@ -128,15 +127,14 @@ class PairSw final : public Potential {
   double cutoff() const override { return cutmax_; }
   bool half_list() const override { return false; }
   void check(const System& s) const override;
-  double compute(System& s, const NeighborList& list, bool energy) override;
+  void compute(System& s, const NeighborList& list, ForceTally& tally) override {
+    compute_pairs(style_, s, list, tally);
+  }
 
  private:
-  template <bool kEnergy>
-  double kernel(System& s, const NeighborList& list) const;
   std::vector<std::string> elements_;
   double cutmax_ = 0;
-  Kokkos::View<SwParam*> params_;
-  Kokkos::View<int***> elem3param_;  // (type i, type j, type k) → params_ index
+  SwStyle style_;
 };
 
 }  // namespace surrox::solvers::md

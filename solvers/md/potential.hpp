@@ -1,13 +1,17 @@
 #pragma once
-// Interatomic potentials: the interface the engine calls, and the registry that builds them
-// from a case file's `pair: {type: lj/cut | sw, ...}` section. A potential adds its forces to
-// System::f for owned and ghost atoms (the engine zeroes f before, folds ghost forces into
-// their owners after, and takes the virial as Σ x·f over owned and ghost atoms); the physics
-// of each potential is a small inline function, the neighbour loops are generic.
+// Interatomic potentials: the interface the engine calls, and the open registry that builds
+// them from a case file's `pair: {type: NAME, ...}` section. A potential adds its forces to
+// System::f for owned and ghost atoms (the engine zeroes f before and folds ghost forces into
+// their owners after) and, when the tally asks, its energy, virial and per-atom energy and
+// virial (ForceTally). Pair styles written as kernel functions get all of that from the pair
+// driver (pair_driver.hpp); others, such as a learned potential evaluated by a network,
+// implement compute() themselves.
 #include <memory>
+#include <string>
 
 #include "core/case_node.hpp"
 #include "core/registry.hpp"
+#include "solvers/md/force_tally.hpp"
 #include "solvers/md/neighbor_list.hpp"
 
 namespace surrox::solvers::md {
@@ -21,12 +25,23 @@ class Potential {
   virtual bool half_list() const = 0;
   // Checks the potential covers the system's atom types (InputError otherwise).
   virtual void check(const System& s) const {}
-  // Adds forces; returns the total potential energy when `energy` is true (else 0).
-  virtual double compute(System& s, const NeighborList& list, bool energy) = 0;
+  // Adds forces, and fills `tally` as its flags ask.
+  virtual void compute(System& s, const NeighborList& list, ForceTally& tally) = 0;
 };
 
 // Factory arguments: the pair section and the units name ("lj", "metal").
 using PotentialRegistry = Registry<Potential, const CaseNode&, const std::string&>;
+
+// The potentials known so far: the built-in ones (lj/cut, sw) and every one added with
+// register_potential. The md solver's case-file schema reads this registry when a case is
+// validated, so a potential registered before a case is loaded is valid in it and listed in
+// the error for an unknown name.
 const PotentialRegistry& potential_registry();
+
+// Adds a potential under `name` (Error if the name is taken). How a library outside
+// surrox_solvers (e.g. a torch-side learned potential) makes itself available: it calls this
+// from its own registration function before cases are loaded.
+void register_potential(const std::string& name, PotentialRegistry::Factory make, Schema schema,
+                        std::string doc);
 
 }  // namespace surrox::solvers::md

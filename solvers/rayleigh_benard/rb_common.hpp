@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "solvers/counter_hash.hpp"
 #include "solvers/scoped_phase.hpp"
 
 namespace surrox::solvers::rayleigh_benard::detail {
@@ -37,11 +38,7 @@ struct Sums {
 // A reproducible uniform number in [−1, 1) from (seed, global cell index): the same initial
 // field on any number of ranks.
 KOKKOS_INLINE_FUNCTION double hash_uniform(std::uint64_t seed, std::uint64_t index) {
-  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + index + 0x632BE59BD9B4E019ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z = z ^ (z >> 31);
-  return static_cast<double>(z >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+  return 2.0 * unit_interval(mix64(seed * kGoldenGamma + index + 0x632BE59BD9B4E019ull)) - 1.0;
 }
 
 // The initial buoyancy perturbation as a function of the physical position, so that every

@@ -67,6 +67,34 @@ TEST(MdCli, SiliconAndNvtAndSwBenchmarkCasesRun) {
   EXPECT_EQ(s["results"]["md"]["atoms"], 216);
 }
 
+TEST(MdCli, PerAtomOutputAndMonitorRowsLeaveTheTrajectoryUnchanged) {
+  // Langevin: output and monitor steps between thermo steps recompute energies and per-atom
+  // values, and must keep the thermostat's share of the forces.
+  const auto dir = testing::scratch_dir();
+  const std::string common =
+      "--set solver.steps=40 --set solver.thermo=10 --set solver.lattice.replicate=[5,5,5] "
+      "--set output.interval=0.035";
+  const auto plain =
+      run_case(dir / "plain", "lj_liquid_nvt", common + " --set output.monitor_interval=10");
+  const auto per_atom =
+      run_case(dir / "per_atom", "lj_liquid_nvt",
+               common + " --set solver.per_atom=true --set output.monitor_interval=7");
+  ASSERT_FALSE(plain.empty());
+  ASSERT_FALSE(per_atom.empty());
+  EXPECT_EQ(plain["results"]["thermo"], per_atom["results"]["thermo"]);
+  long files = 0, with_arrays = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir / "per_atom"))
+    if (e.path().extension() == ".vtp") {
+      ++files;
+      std::ifstream in(e.path());
+      const std::string text((std::istreambuf_iterator<char>(in)), {});
+      with_arrays += text.find("Name=\"pe_atom\"") != std::string::npos &&
+                     text.find("Name=\"virial_atom\"") != std::string::npos;
+    }
+  EXPECT_GE(files, 3);
+  EXPECT_EQ(with_arrays, files);
+}
+
 TEST(MdCli, BadDataFileExitsWithTwoAndRuntimeBlowUpWithOne) {
   const auto dir = testing::scratch_dir();
   std::ofstream(dir / "bad.data")

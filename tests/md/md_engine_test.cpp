@@ -135,11 +135,19 @@ AtomData random_gas(long n, double L, unsigned seed) {
 std::multiset<std::pair<long, long>> listed_pairs(System& s, const NeighborList& list,
                                                   bool both_ways) {
   auto tag = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.tag);
-  auto neigh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list.neighbors_);
-  auto count = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list.count_);
+  const NeighborView view = list.view();
+  Kokkos::View<long**, Kokkos::LayoutRight> listed("listed", s.nlocal, list.max_neighbors());
+  Kokkos::View<int*> count("count", s.nlocal);
+  Kokkos::parallel_for(
+      "listed_pairs", s.nlocal, KOKKOS_LAMBDA(long i) {
+        count(i) = view.count(i);
+        for (int k = 0; k < view.count(i); ++k) listed(i, k) = view(i, k);
+      });
+  auto neigh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), listed);
+  auto n = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), count);
   std::multiset<std::pair<long, long>> pairs;
   for (long i = 0; i < s.nlocal; ++i)
-    for (int k = 0; k < count(i); ++k) {
+    for (int k = 0; k < n(i); ++k) {
       pairs.insert({tag(i), tag(neigh(i, k))});
       if (both_ways) pairs.insert({tag(neigh(i, k)), tag(i)});
     }
@@ -188,7 +196,10 @@ double energy_of(const AtomData& a, Potential& p,
   list.setup(s.box, p.cutoff(), 0.5, p.half_list());
   list.build(s, 0);
   Kokkos::deep_copy(s.f, 0.0);
-  const double e = p.compute(s, list, true);
+  ForceTally tally;
+  tally.energy = true;
+  p.compute(s, list, tally);
+  const double e = tally.potential;
   list.reverse_forces(s);
   if (forces) {
     // The build sorts atoms by cell: put the forces back in data order through the ids.
@@ -235,6 +246,35 @@ TEST(MdForces, StillingerWeberForcesAreMinusTheEnergyGradient) {
   PairSw sw((md_dir() / "Si.sw").string(), "Si");
   expect_forces_are_minus_energy_gradient(perturbed_lattice("diamond", 5.431, 3, 0.2), sw, 1e-6,
                                           1e-6);
+}
+
+// Per-atom energy and virial (owned atoms, ghost rows folded in) add up to the totals.
+void expect_per_atom_sums_to_totals(const std::string& solver_yaml) {
+  auto md = make_solver(solver_yaml + ", steps: 0, per_atom: true");
+  const io::MeshData mesh = md->output_mesh();
+  double energy = 0, virial = 0;
+  for (const auto& p : mesh.point_data)
+    for (std::size_t i = 0; i < p.tuples(); ++i) {
+      if (p.name == "pe_atom") energy += p.values(i, 0);
+      if (p.name == "virial_atom") virial += p.values(i, 0) + p.values(i, 1) + p.values(i, 2);
+    }
+  const ThermoRow row = md->thermo();
+  const auto& u = md->system().units;
+  const double n = static_cast<double>(md->natoms()), volume = md->system().box.volume();
+  const double e_pair = u.normalize ? row.e_pair * n : row.e_pair;
+  const double ke2 = 2 * (u.normalize ? row.e_kin * n : row.e_kin);
+  const double w = row.press * 3 * volume / u.nktv2p - ke2;
+  EXPECT_NEAR(energy, e_pair, 1e-12 * std::fabs(e_pair));
+  EXPECT_NEAR(virial, w, 1e-10 * (std::fabs(w) + ke2));
+}
+
+TEST(MdForces, PerAtomEnergyAndVirialAddUpToTheTotals) {
+  expect_per_atom_sums_to_totals("data_file: '" + (md_dir() / "lj_n5.data").string() +
+                                 "', pair: {type: lj/cut}");
+  expect_per_atom_sums_to_totals(
+      "data_file: '" + (md_dir() / "sw_n3.data").string() +
+      "', units: metal, neighbor: {skin: 1.0}, pair: {type: sw, file: '" +
+      (md_dir() / "Si.sw").string() + "', elements: Si}");
 }
 
 TEST(MdForces, ShiftedLennardJonesVanishesAtTheCutoff) {
