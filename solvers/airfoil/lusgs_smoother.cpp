@@ -20,7 +20,7 @@ struct HyperplaneSweep {
 
   HyperplaneSweep(const FlowLevel& level, const Array3& update, const Array2& diagonal,
                   const Array2& lower_edge, const Array2& upper_edge, bool lower_rank,
-                  bool upper_rank)
+                  bool upper_rank, int wall_mirror_passes)
       : u(level.u),
         du(update),
         res(level.res),
@@ -36,12 +36,23 @@ struct HyperplaneSweep {
         nl(level.rows()),
         omega(level.parameters.lusgs_omega),
         lo(lower_rank),
-        hi(upper_rank) {}
+        hi(upper_rank),
+        no_slip(level.viscous),
+        wall_passes(level.slab.has_wall() && level.parameters.inner == InnerBoundary::kWall
+                        ? wall_mirror_passes
+                        : 0) {}
 
   KOKKOS_INLINE_FUNCTION void operator()(Forward, long j) const {
     const long i = plane - j;
     State sum;
     off_diagonal(j, i, true, sum);
+    if (j == 0 && wall_passes > 0) {
+      State b, x;
+      for (int k = 0; k < 4; ++k) b[k] = -res(k, j, i) - sum[k];
+      wall_solve(i, b, x);
+      for (int k = 0; k < 4; ++k) du(k, j, i) = x[k];
+      return;
+    }
     const double d = diag(j, i);
     for (int k = 0; k < 4; ++k) du(k, j, i) = (-res(k, j, i) - sum[k]) / d;
   }
@@ -50,8 +61,66 @@ struct HyperplaneSweep {
     const long i = plane - j;
     State sum;
     off_diagonal(j, i, false, sum);
+    if (j == 0 && wall_passes > 0) {
+      // D_w ΔU = D_w ΔU* − (upper terms) = −R − (lower terms at ΔU*) − (upper terms): the
+      // lower-plane neighbours still hold the forward sweep's ΔU*.
+      State lower, b, x;
+      off_diagonal(j, i, true, lower);
+      for (int k = 0; k < 4; ++k) b[k] = -res(k, j, i) - lower[k] - sum[k];
+      wall_solve(i, b, x);
+      for (int k = 0; k < 4; ++k) du(k, j, i) = x[k];
+      return;
+    }
     const double d = diag(j, i);
     for (int k = 0; k < 4; ++k) du(k, j, i) -= sum[k] / d;
+  }
+
+  // The ghost of a conservative state or update across the wall of unit normal (nx, ny): ρ and
+  // ρE kept, momentum reversed (no-slip) or its normal part reflected (slip); M with M² = I.
+  KOKKOS_INLINE_FUNCTION State mirror(const State& q, double nx, double ny) const {
+    State m = q;
+    if (no_slip) {
+      m[1] = -q[1], m[2] = -q[2];
+    } else {
+      const double qn = q[1] * nx + q[2] * ny;
+      m[1] = q[1] - 2 * qn * nx, m[2] = q[2] - 2 * qn * ny;
+    }
+    return m;
+  }
+
+  // The wall cell's block diagonal with the ghost as the mirror of the cell (ΔU_g = MΔU):
+  //   D ΔU + ½ΔF_g·S_out − c MΔU = b,  c = ω½λ_w + λ_v,w,  F_g = F(U_g + MΔU) − F(U_g).
+  // (D − cM) splits along M's eigenvectors: D − c on ρ, ρE and the tangential momentum (the
+  // wall face's dissipation cancels for what the wall does not see), D + c on the normal
+  // momentum (slip) or all momentum (no-slip, the doubled viscous term). The flux term, at most
+  // about ½λ_w against D − c ≥ the other three faces, goes by fixed point, passes − 1 times.
+  KOKKOS_INLINE_FUNCTION void wall_solve(long i, const State& b, State& x) const {
+    const double sx = geometry.sxj(0, i), sy = geometry.syj(0, i), s = sqrt(sx * sx + sy * sy);
+    const double nx = sx / s, ny = sy / s;
+    const double d = diag(0, i), c = omega * lam_j(0, i) + lv_j(0, i);
+    State u0;
+    for (int k = 0; k < 4; ++k) u0[k] = u(k, 0, i);
+    const State ug = mirror(u0, nx, ny), f0 = conservative_flux(ug, -sx, -sy);
+    for (int pass = 0; pass < wall_passes; ++pass) {
+      State r = b;
+      if (pass > 0) {
+        const State dg = mirror(x, nx, ny);
+        State up;
+        for (int k = 0; k < 4; ++k) up[k] = ug[k] + dg[k];
+        if (!(up[0] > 0)) break;
+        const State f1 = conservative_flux(up, -sx, -sy);
+        for (int k = 0; k < 4; ++k) r[k] -= 0.5 * (f1[k] - f0[k]);
+      }
+      const double keep = 1 / (d - c), flip = 1 / (d + c);
+      x[0] = r[0] * keep, x[3] = r[3] * keep;
+      if (no_slip) {
+        x[1] = r[1] * flip, x[2] = r[2] * flip;
+      } else {
+        const double rn = r[1] * nx + r[2] * ny;
+        x[1] = (r[1] - rn * nx) * keep + rn * nx * flip;
+        x[2] = (r[2] - rn * ny) * keep + rn * ny * flip;
+      }
+    }
   }
 
   // Σ over the neighbours on one side of the ordering (lower: plane < this cell's plane) of
@@ -110,7 +179,8 @@ struct HyperplaneSweep {
   Array2 lam_i, lam_j, lv_i, lv_j, diag, edge_lo, edge_hi;
   long ni, nl, plane = 0;
   double omega;
-  bool lo, hi;
+  bool lo, hi, no_slip;
+  int wall_passes;  // 0: the ghost is frozen (Jameson–Yoon); > 0: wall_solve()
 };
 
 // Columns [begin, end) of U and ΔU of `row` into `out` (ni, 8). A free function: CUDA does not
@@ -126,6 +196,9 @@ void pack_edge(const Array3& u, const Array3& du, const Array2& out, long row, l
 }  // namespace
 
 LusgsSmoother::LusgsSmoother(const FlowLevel& level) {
+  const auto& options = level.parameters.smoother_options;
+  const auto mirror = options.find("wall_mirror");
+  if (mirror != options.end()) wall_mirror_ = static_cast<int>(mirror->second);
   const long nl = level.rows(), ni = level.ni();
   du_ = Array3("LusgsSmoother::du", 4, nl, ni);
   diag_ = Array2("LusgsSmoother::diagonal", nl, ni);
@@ -160,7 +233,7 @@ void LusgsSmoother::smooth(FlowLevel& level, double cfl) {
         diag(j, i) = (lc + lv) * inv_cfl + omega * lc + lv;
       });
 
-  HyperplaneSweep sweep(level, du_, diag_, edge_lo_, edge_hi_, lo, hi);
+  HyperplaneSweep sweep(level, du_, diag_, edge_lo_, edge_hi_, lo, hi, wall_mirror_);
   // Edge columns travel in chunks [c·chunk, (c + 1)·chunk) ∩ [0, ni), the same on both sides.
   const long chunk = std::max(4L, ni / 16), planes = ni + nl - 1;
   std::vector<MPI_Request> sends;

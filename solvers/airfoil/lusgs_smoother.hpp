@@ -13,6 +13,10 @@
 // neighbour's ΔU counts as zero instead: its off-diagonal term ½ΔF − (ω½λ + λ_v)ΔU vanishes and
 // the edge rows skip it, as the wall and far-field rows do. The diagonal holds all four faces
 // either way.
+//
+// The wall row (option wall_mirror > 0) may instead see its ghost as what it is, the mirror of
+// the cell, ΔU_g = MΔU: the wall face's ½ωλ then cancels on ρ, ρE and the tangential momentum
+// and doubles on the normal momentum, a 4 × 4 block diagonal solved per wall cell.
 #include <mpi.h>
 
 #include <vector>
@@ -35,8 +39,9 @@ class LusgsSmoother final : public Smoother {
   void receive_edge(const FlowLevel& level, const Array2& edge, long begin, long end, int source,
                     int tag);
 
-  Array3 du_;    // ΔU, (4, nl, ni)
-  Array2 diag_;  // D, (nl, ni)
+  int wall_mirror_ = 0;  // passes of the wall row's mirror-ghost block solve; 0: frozen ghost
+  Array3 du_;            // ΔU, (4, nl, ni)
+  Array2 diag_;          // D, (nl, ni)
   // (U, ΔU) of the lower and upper neighbours' edge rows per column, (ni, 8), zero where there
   // is no neighbour (or no pipelining); the outgoing chunks and host buffers for MPI.
   Array2 edge_lo_, edge_hi_, edge_send_;

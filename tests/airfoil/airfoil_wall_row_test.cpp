@@ -1,0 +1,105 @@
+// ctest-labels: unit regression
+// ctest-libraries: surrox_solvers
+// Airfoil solver: the wall row of LU-SGS (lusgs option wall_mirror, docs/validation/airfoil.md
+// "Convergence: why the wall row lags"). With the ghost seen as the mirror of the wall cell the
+// small NACA 0012 cases, Euler and laminar, reach 8 orders in fewer cycles than with the frozen
+// ghost, to the same Cl and Cd. With SURROX_PRINT_ROWS=1 the tests also print, every 50 cycles,
+// the density residual, the share of Σ(R_ρ/V)² in the wall row and the mean reduction per cycle
+// since the last print: the evidence of the validation section, on this grid.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "mesh/airfoil_geometry.hpp"
+#include "mesh/airfoil_grid.hpp"
+#include "solvers/airfoil/airfoil_solver.hpp"
+
+namespace surrox::solvers::airfoil {
+namespace {
+
+mesh::CurvilinearGrid naca0012_grid(double first_cell) {
+  mesh::AirfoilGridOptions options;
+  options.cells_around = 64;
+  options.cells_normal = 32;
+  options.first_cell_height = first_cell;
+  options.farfield_radius = 20;
+  return mesh::build_airfoil_grid(mesh::naca_airfoil("0012"), options);
+}
+
+AirfoilParameters euler_case() {
+  AirfoilParameters p;
+  p.mach = 0.5;
+  p.alpha_deg = 2;
+  p.cfl = 1000;
+  p.max_iterations = 3000;
+  return p;
+}
+
+AirfoilParameters laminar_case() {
+  AirfoilParameters p = euler_case();
+  p.equations = Equations::kNavierStokes;
+  p.reynolds = 2000;
+  p.alpha_deg = 1;
+  p.limiter = Limiter::kNone;
+  return p;
+}
+
+struct Outcome {
+  long cycles;
+  double cl, cd;
+  bool converged;
+};
+
+Outcome converge(AirfoilParameters p, int wall_mirror, const mesh::CurvilinearGrid& grid) {
+  p.smoother_options["wall_mirror"] = wall_mirror;
+  AirfoilSolver solver;
+  solver.initialize(p, grid);
+  const bool print = std::getenv("SURROX_PRINT_ROWS") != nullptr;
+  const mesh::GridMetrics metrics = mesh::compute_metrics(grid);
+  double last = 1;
+  while (!solver.finished()) {
+    solver.advance();
+    if (!print || solver.step() % 50 != 0) continue;
+    solver.compute_residual();
+    const auto r = solver.residual_host();
+    double wall = 0, all = 0;
+    for (std::size_t i = 0; i < r[0].extent(0); ++i)
+      for (std::size_t j = 0; j < r[0].extent(1); ++j) {
+        const double q = r[0](i, j) / metrics.area(i, j);
+        all += q * q;
+        if (j == 0) wall += q * q;
+      }
+    std::printf("wall_mirror %d cycle %ld residual %.3e wall-row share %.3f rate %.4f\n",
+                wall_mirror, solver.step(), solver.residual(), wall / all,
+                std::pow(solver.residual() / last, 1.0 / 50));
+    last = solver.residual();
+  }
+  const Diagnostics d = solver.diagnostics();
+  return {solver.step(), d.at("cl"), d.at("cd"), d.at("converged") == 1.0};
+}
+
+void expect_faster_to_the_same_solution(const AirfoilParameters& p,
+                                        const mesh::CurvilinearGrid& grid) {
+  const Outcome frozen = converge(p, 0, grid), mirror = converge(p, 2, grid);
+  std::printf("cycles to 8 orders: frozen ghost %ld, mirror %ld; Cl %.9f / %.9f, Cd %.9f / %.9f\n",
+              frozen.cycles, mirror.cycles, frozen.cl, mirror.cl, frozen.cd, mirror.cd);
+  ASSERT_TRUE(frozen.converged);
+  ASSERT_TRUE(mirror.converged);
+  EXPECT_LT(mirror.cycles, 0.8 * frozen.cycles);
+  // Both stop at 8 orders: the coefficients agree to what that criterion leaves.
+  EXPECT_NEAR(mirror.cl, frozen.cl, 1e-6);
+  EXPECT_NEAR(mirror.cd, frozen.cd, 1e-6);
+}
+
+TEST(AirfoilWallRow, MirrorGhostConvergesEulerInFewerCycles) {
+  expect_faster_to_the_same_solution(euler_case(), naca0012_grid(2e-3));
+}
+
+TEST(AirfoilWallRow, MirrorGhostConvergesLaminarInFewerCycles) {
+  expect_faster_to_the_same_solution(laminar_case(), naca0012_grid(5e-4));
+}
+
+}  // namespace
+}  // namespace surrox::solvers::airfoil
