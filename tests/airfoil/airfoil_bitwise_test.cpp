@@ -28,6 +28,7 @@
 #include "solvers/airfoil/airfoil_solver.hpp"
 #include "support/test_paths.hpp"
 #include "tests/airfoil/mpi_support.hpp"
+#include "tests/airfoil/naca_test_grid.hpp"
 
 namespace surrox::solvers::airfoil {
 namespace {
@@ -60,14 +61,7 @@ std::uint64_t hash_fields(const std::array<AirfoilSolver::HostMatrix, 4>& fields
   return h;
 }
 
-mesh::CurvilinearGrid naca0012_grid(double first_cell) {
-  mesh::AirfoilGridOptions options;
-  options.cells_around = 64;
-  options.cells_normal = 32;
-  options.first_cell_height = first_cell;
-  options.farfield_radius = 20;
-  return mesh::build_airfoil_grid(mesh::naca_airfoil("0012"), options);
-}
+using testing::naca0012_grid;
 
 AirfoilParameters euler_case() {
   AirfoilParameters p;

@@ -15,18 +15,12 @@
 #include "mesh/airfoil_geometry.hpp"
 #include "mesh/airfoil_grid.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
+#include "tests/airfoil/naca_test_grid.hpp"
 
 namespace surrox::solvers::airfoil {
 namespace {
 
-mesh::CurvilinearGrid naca0012_grid(double first_cell) {
-  mesh::AirfoilGridOptions options;
-  options.cells_around = 64;
-  options.cells_normal = 32;
-  options.first_cell_height = first_cell;
-  options.farfield_radius = 20;
-  return mesh::build_airfoil_grid(mesh::naca_airfoil("0012"), options);
-}
+using testing::naca0012_grid;
 
 AirfoilParameters euler_case() {
   AirfoilParameters p;
