@@ -3,10 +3,9 @@
 // Commands are registered in commands.cpp; main.cpp only parses, builds the runtime and
 // turns exceptions into exit codes.
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

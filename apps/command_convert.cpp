@@ -15,13 +15,16 @@ class ConvertCommand final : public Command {
     return "Convert a VTK/ParaView file or .pvd series to an HDF5 dataset (.h5) or back (.pvd, .vt?)";
   }
   void configure(CLI::App& app) override {
-    app.add_option("input", input_, "file to read (.h5, .vti, .vts, .vtu, .vtp, .vtm, .pvd, .pvt?, .vtk)")
+    app.add_option("input", input_,
+                   "file to read (.h5, .vti, .vts, .vtu, .vtp, .vtm, .pvd, .pvt?, .vtk)")
         ->required();
-    app.add_option("output", output_, "file to write (.h5, .pvd, .vti, .vts, .vtu, .vtp)")->required();
+    app.add_option("output", output_, "file to write (.h5, .pvd, .vti, .vts, .vtu, .vtp)")
+        ->required();
   }
   // Reading a file leaves nothing behind: summary.json only where -o asks for it.
   std::filesystem::path default_output_dir() const override { return {}; }
-  nlohmann::json run(Runtime& runtime, const std::filesystem::path&, nlohmann::json& results) override {
+  nlohmann::json run(Runtime& runtime, const std::filesystem::path&,
+                     nlohmann::json& results) override {
     if (runtime.size() > 1) throw InputError("convert runs on one rank; start it without mpirun");
     const io::MeshCollection collection = read_mesh_file(input_);
     std::vector<std::string> written;

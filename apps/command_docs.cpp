@@ -17,10 +17,13 @@ class DocsCommand final : public Command {
     return "Print generated documentation: 'case-reference' (docs/case-reference.md)";
   }
   void configure(CLI::App& app) override {
-    app.add_option("topic", topic_, "case-reference")->required()->check(CLI::IsMember({"case-reference"}));
+    app.add_option("topic", topic_, "case-reference")
+        ->required()
+        ->check(CLI::IsMember({"case-reference"}));
   }
   std::filesystem::path default_output_dir() const override { return "out/docs"; }
-  nlohmann::json run(Runtime& runtime, const std::filesystem::path&, nlohmann::json& results) override {
+  nlohmann::json run(Runtime& runtime, const std::filesystem::path&,
+                     nlohmann::json& results) override {
     if (runtime.root()) std::cout << case_reference();
     results["topic"] = topic_;
     return nullptr;

@@ -13,16 +13,19 @@ namespace {
 
 std::string range_text(const nlohmann::json& array) {
   if (!array.contains("range")) return "no finite values";
-  return fmt::format("[{:.6g}, {:.6g}]", array["range"][0].get<double>(), array["range"][1].get<double>());
+  return fmt::format("[{:.6g}, {:.6g}]", array["range"][0].get<double>(),
+                     array["range"][1].get<double>());
 }
 
 void print_collection(const nlohmann::json& d) {
-  std::cout << fmt::format("{} with {} dataset(s)\n", d["collection"].get<std::string>(), d["entries"].size());
+  std::cout << fmt::format("{} with {} dataset(s)\n", d["collection"].get<std::string>(),
+                           d["entries"].size());
   for (const auto& e : d["entries"]) {
-    std::cout << fmt::format("- t = {:g}{}: {} mesh, {} points, {} cells\n", e["time"].get<double>(),
-                             e["name"].get<std::string>().empty() ? "" : " (" + e["name"].get<std::string>() + ")",
-                             e["mesh"].get<std::string>(), e["points"].get<std::size_t>(),
-                             e["cells"].get<std::size_t>());
+    std::cout << fmt::format(
+        "- t = {:g}{}: {} mesh, {} points, {} cells\n", e["time"].get<double>(),
+        e["name"].get<std::string>().empty() ? "" : " (" + e["name"].get<std::string>() + ")",
+        e["mesh"].get<std::string>(), e["points"].get<std::size_t>(),
+        e["cells"].get<std::size_t>());
     for (const char* where : {"point_arrays", "cell_arrays"})
       for (const auto& a : e[where])
         std::cout << fmt::format("    {} {:<20} {} x {}  {}\n", where[0] == 'p' ? "point" : "cell ",
@@ -38,26 +41,33 @@ class InfoCommand final : public Command {
     return "Describe a .h5 or VTK/ParaView file: arrays, shapes, ranges, time steps";
   }
   void configure(CLI::App& app) override {
-    app.add_option("file", path_, "a .h5/.hdf5, .vti/.vts/.vtu/.vtp/.vtm/.pvd/.pvt?/.vtk file")->required();
+    app.add_option("file", path_, "a .h5/.hdf5, .vti/.vts/.vtu/.vtp/.vtm/.pvd/.pvt?/.vtk file")
+        ->required();
   }
   // Reading a file leaves nothing behind: summary.json only where -o asks for it.
   std::filesystem::path default_output_dir() const override { return {}; }
-  nlohmann::json run(Runtime& runtime, const std::filesystem::path&, nlohmann::json& results) override {
+  nlohmann::json run(Runtime& runtime, const std::filesystem::path&,
+                     nlohmann::json& results) override {
     results["file"] = path_;
     if (io::is_hdf5_file(path_)) {
       // Any HDF5 file: list its objects; a surrox dataset additionally reads as meshes.
       nlohmann::json objects = nlohmann::json::array();
       for (const auto& o : io::describe_hdf5(path_)) {
-        nlohmann::json j{{"path", o.path}, {"dataset", o.is_dataset}, {"shape", o.shape},
-                         {"dtype", o.dtype}, {"attributes", o.attributes}};
+        nlohmann::json j{{"path", o.path},
+                         {"dataset", o.is_dataset},
+                         {"shape", o.shape},
+                         {"dtype", o.dtype},
+                         {"attributes", o.attributes}};
         if (o.has_range) j["range"] = {o.min, o.max};
         objects.push_back(j);
         if (runtime.root() && o.is_dataset)
-          std::cout << fmt::format("{:<32} {:<8} {}{}\n", o.path, o.dtype, nlohmann::json(o.shape).dump(),
-                                   o.has_range ? fmt::format("  [{:.6g}, {:.6g}]", o.min, o.max) : "");
+          std::cout << fmt::format(
+              "{:<32} {:<8} {}{}\n", o.path, o.dtype, nlohmann::json(o.shape).dump(),
+              o.has_range ? fmt::format("  [{:.6g}, {:.6g}]", o.min, o.max) : "");
       }
       results["hdf5_objects"] = objects;
-      if (objects_have_surrox_format(path_)) results["datasets"] = describe_collection(read_mesh_file(path_));
+      if (objects_have_surrox_format(path_))
+        results["datasets"] = describe_collection(read_mesh_file(path_));
     } else {
       results["datasets"] = describe_collection(read_mesh_file(path_));
       if (runtime.root()) print_collection(results["datasets"]);

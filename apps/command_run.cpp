@@ -6,8 +6,8 @@
 #include "apps/run_case.hpp"
 #include "apps/run_driver.hpp"
 #include "apps/sweep_runner.hpp"
-#include "core/error.hpp"
 #include "core/atomic_file.hpp"
+#include "core/error.hpp"
 #include "core/yaml_json.hpp"
 #include "io/case_file.hpp"
 
@@ -23,11 +23,14 @@ class RunCommand final : public Command {
   }
   void configure(CLI::App& app) override {
     app.add_option("case", case_path_, "case file (YAML); see docs/case-reference.md")->required();
-    app.add_option("--set", overrides_, "override a case key after the file: --set solver.end_time=0.1")
+    app.add_option("--set", overrides_,
+                   "override a case key after the file: --set solver.end_time=0.1")
         ->type_name("KEY.PATH=VALUE");
-    app.add_option("--restart", restart_, "continue from a checkpoint.h5 written by an earlier run of this case");
-    app.add_option("--max-steps", max_steps_,
-                   "stop after this many steps, writing checkpoint.h5 (for batch queues; continue with --restart)")
+    app.add_option("--restart", restart_,
+                   "continue from a checkpoint.h5 written by an earlier run of this case");
+    app.add_option(
+           "--max-steps", max_steps_,
+           "stop after this many steps, writing checkpoint.h5 (for batch queues; continue with --restart)")
         ->check(CLI::PositiveNumber);
   }
   std::filesystem::path default_output_dir() const override {
@@ -35,7 +38,8 @@ class RunCommand final : public Command {
   }
   nlohmann::json run(Runtime& runtime, const std::filesystem::path& output_dir,
                      nlohmann::json& results) override {
-    // A `coupler` section makes the case a comparison driven by that coupler (apps/coupled_run.hpp).
+    // A `coupler` section makes the case a comparison driven by that coupler
+    // (apps/coupled_run.hpp).
     const bool coupled = has_coupler_section(case_path_);
     const io::CaseFile case_file =
         io::load_case(case_path_, coupled ? coupled_case_schema() : run_case_schema(), overrides_);
@@ -44,7 +48,8 @@ class RunCommand final : public Command {
       spdlog::set_level(runtime.root() || common.log_all_ranks
                             ? spdlog::level::from_str(runtime_node.string("log_level"))
                             : spdlog::level::off);
-    if (common.threads == 0) runtime.set_torch_threads(static_cast<int>(runtime_node.integer("threads")));
+    if (common.threads == 0)
+      runtime.set_torch_threads(static_cast<int>(runtime_node.integer("threads")));
     if (runtime.root()) {
       write_text_atomically(output_dir / "case.resolved.yaml", case_file.resolved_yaml());
       spdlog::info("case {} → {}", case_path_, output_dir.string());
@@ -55,7 +60,8 @@ class RunCommand final : public Command {
     options.max_steps = max_steps_;
     if (coupled) {
       if (!restart_.empty() || max_steps_ > 0)
-        throw InputError("--restart and --max-steps apply to one solver run, not to a coupler's comparison");
+        throw InputError(
+            "--restart and --max-steps apply to one solver run, not to a coupler's comparison");
       results = run_coupled(runtime, case_file, case_path_, overrides_, output_dir);
     } else if (is_sweep(case_file)) {
       SweepOptions sweep;
@@ -63,7 +69,8 @@ class RunCommand final : public Command {
       sweep.overrides = overrides_;
       sweep.output_dir = output_dir;
       if (!restart_.empty() || max_steps_ > 0)
-        throw InputError("--restart and --max-steps apply to one case; a sweep resumes by running it again");
+        throw InputError(
+            "--restart and --max-steps apply to one case; a sweep resumes by running it again");
       results = run_sweep(runtime, case_file, sweep);
     } else {
       results = run_solver(runtime, case_file, options);

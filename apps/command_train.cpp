@@ -15,25 +15,28 @@
 #include "io/case_file.hpp"
 #include "surrogates/networks.hpp"
 #include "surrogates/surrogate.hpp"
-#include "training/field_dataset.hpp"
 #include "training/collective_data_parallel.hpp"
+#include "training/field_dataset.hpp"
 #include "training/trainer.hpp"
 
 namespace surrox::apps {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 const Schema& train_config_schema() {
   static const Schema schema = [] {
     Schema root("A training config for `surrox train`: the data, the network and how to train it.");
     Schema runtime("Threads and logging.");
-    runtime.integer("threads", "LibTorch threads per rank; 0: cores on the node / ranks on it").at_least(0).fallback("0");
-    runtime.choice("log_level", {"trace", "debug", "info", "warn", "error", "off"}, "log level").fallback("info");
+    runtime.integer("threads", "LibTorch threads per rank; 0: cores on the node / ranks on it")
+        .at_least(0)
+        .fallback("0");
+    runtime.choice("log_level", {"trace", "debug", "info", "warn", "error", "off"}, "log level")
+        .fallback("info");
     root.section("runtime", runtime, "threads and logging");
     root.section("data", training::FieldDataset::schema(), "the sweep dataset and its channels");
-    root.component("network", surrogates::networks(), "the network architecture").default_type("mlp");
-    root.section("training", training::Trainer::schema(), "optimizer, schedule, loss, epochs, checkpoints");
+    root.component("network", surrogates::networks(), "the network architecture")
+        .default_type("mlp");
+    root.section("training", training::Trainer::schema(),
+                 "optimizer, schedule, loss, epochs, checkpoints");
     return root;
   }();
   return schema;
@@ -55,9 +58,11 @@ nlohmann::json relative_l2(surrogates::Surrogate& model, const training::FieldDa
     parts.push_back(model.predict(raw_inputs.slice(0, b, std::min(raw_inputs.size(0), b + chunk))));
   const auto prediction = torch::cat(parts);
   for (std::size_t c = 0; c < data.outputs.names.size(); ++c) {
-    const auto t = truth.select(1, static_cast<long>(c)), p = prediction.select(1, static_cast<long>(c));
+    const auto t = truth.select(1, static_cast<long>(c)),
+               p = prediction.select(1, static_cast<long>(c));
     const double norm = t.norm().item<double>();
-    errors[data.outputs.names[c]] = norm > 0 ? (p - t).norm().item<double>() / norm : (p - t).norm().item<double>();
+    errors[data.outputs.names[c]] =
+        norm > 0 ? (p - t).norm().item<double>() / norm : (p - t).norm().item<double>();
   }
   return errors;
 }
@@ -69,41 +74,54 @@ class TrainCommand final : public Command {
     return "Train a surrogate on a sweep dataset: model.pt (+ metadata), metrics.csv, loss.png, summary.json";
   }
   void configure(CLI::App& app) override {
-    app.add_option("config", config_path_, "training config (YAML); see docs/case-reference.md")->required();
-    app.add_option("--set", overrides_, "override a config key: --set training.epochs=10")->type_name("KEY.PATH=VALUE");
-    app.add_option("--resume", resume_, "continue from a checkpoint.pt of an earlier run of this config");
-    app.add_option("--max-epochs", max_epochs_, "stop after this many epochs (with a checkpoint); continue with --resume")
+    app.add_option("config", config_path_, "training config (YAML); see docs/case-reference.md")
+        ->required();
+    app.add_option("--set", overrides_, "override a config key: --set training.epochs=10")
+        ->type_name("KEY.PATH=VALUE");
+    app.add_option("--resume", resume_,
+                   "continue from a checkpoint.pt of an earlier run of this config");
+    app.add_option("--max-epochs", max_epochs_,
+                   "stop after this many epochs (with a checkpoint); continue with --resume")
         ->check(CLI::PositiveNumber);
   }
   std::filesystem::path default_output_dir() const override {
     return default_output_for("train-", config_path_.empty() ? "CONFIG" : config_path_);
   }
 
-  nlohmann::json run(Runtime& runtime, const std::filesystem::path& output_dir, nlohmann::json& results) override {
+  nlohmann::json run(Runtime& runtime, const std::filesystem::path& output_dir,
+                     nlohmann::json& results) override {
     const io::CaseFile config = io::load_case(config_path_, train_config_schema(), overrides_);
     const CaseNode runtime_node = config.root.section("runtime");
-    if (common.threads == 0) runtime.set_torch_threads(static_cast<int>(runtime_node.integer("threads")));
+    if (common.threads == 0)
+      runtime.set_torch_threads(static_cast<int>(runtime_node.integer("threads")));
     const CaseNode network_node = config.root.section("network");
     const CaseNode training_node = config.root.section("training");
     const surrogates::SampleLayout layout =
         surrogates::layout_of(network_node.type(), network_node.context("type"));
 
-    const training::FieldDataset data = training::FieldDataset::load(config.root.section("data"), layout);
+    const training::FieldDataset data =
+        training::FieldDataset::load(config.root.section("data"), layout);
     spdlog::info(
         "data: {} training, {} validation, {} test cases; {} inputs → {} outputs ({} layout)",
         data.train_cases.size(), data.validation_cases.size(), data.test_cases.size(),
         data.inputs.names.size(), data.outputs.names.size(), surrogates::to_string(layout));
     if (!data.unconverged_cases_left_out.empty())
-      spdlog::warn("data: left out {} unconverged case(s) ({}); set data.include_unconverged: true to keep them",
-                   data.unconverged_cases_left_out.size(), fmt::format("{}", fmt::join(data.unconverged_cases_left_out, ", ")));
+      spdlog::warn(
+          "data: left out {} unconverged case(s) ({}); set data.include_unconverged: true to keep them",
+          data.unconverged_cases_left_out.size(),
+          fmt::format("{}", fmt::join(data.unconverged_cases_left_out, ", ")));
     if (!data.unconverged_cases_kept.empty())
-      spdlog::warn("data: training on {} unconverged case(s) ({}) because include_unconverged is true",
-                   data.unconverged_cases_kept.size(), fmt::format("{}", fmt::join(data.unconverged_cases_kept, ", ")));
+      spdlog::warn(
+          "data: training on {} unconverged case(s) ({}) because include_unconverged is true",
+          data.unconverged_cases_kept.size(),
+          fmt::format("{}", fmt::join(data.unconverged_cases_kept, ", ")));
 
     torch::manual_seed(static_cast<std::uint64_t>(training_node.integer("seed")));
-    const auto& entry = surrogates::networks().at(network_node.type(), network_node.context("type"));
-    std::shared_ptr<surrogates::Network> network(entry.make(
-        network_node, static_cast<long>(data.inputs.names.size()), static_cast<long>(data.outputs.names.size())));
+    const auto& entry =
+        surrogates::networks().at(network_node.type(), network_node.context("type"));
+    std::shared_ptr<surrogates::Network> network(
+        entry.make(network_node, static_cast<long>(data.inputs.names.size()),
+                   static_cast<long>(data.outputs.names.size())));
     network->to(data.train.inputs.scalar_type());
 
     if (runtime.root()) {
@@ -125,13 +143,11 @@ class TrainCommand final : public Command {
     metadata.input_domains = data.input_domains;
     metadata.inputs = data.inputs;
     metadata.outputs = data.outputs;
-    metadata.training = {{"config", config_path_},
-                         {"epochs", fit.history.size()},
-                         {"best_epoch", fit.best_epoch},
-                         {"best_validation_loss", fit.best_validation_loss},
-                         {"train_cases", data.train_cases},
-                         {"validation_cases", data.validation_cases},
-                         {"test_cases", data.test_cases}};
+    metadata.training = {
+        {"config", config_path_},          {"epochs", fit.history.size()},
+        {"best_epoch", fit.best_epoch},    {"best_validation_loss", fit.best_validation_loss},
+        {"train_cases", data.train_cases}, {"validation_cases", data.validation_cases},
+        {"test_cases", data.test_cases}};
     surrogates::Surrogate model(network, metadata);
 
     results["network"] = metadata.network;
@@ -141,7 +157,9 @@ class TrainCommand final : public Command {
                         {"test", data.test_cases.size()}};
     results["unconverged_cases"] = {{"left_out", data.unconverged_cases_left_out},
                                     {"kept", data.unconverged_cases_kept}};
-    results["rows"] = {{"train", data.train.rows()}, {"validation", data.validation.rows()}, {"test", data.test.rows()}};
+    results["rows"] = {{"train", data.train.rows()},
+                       {"validation", data.validation.rows()},
+                       {"test", data.test.rows()}};
     results["parameters"] = [&] {
       long n = 0;
       for (const auto& p : network->parameters()) n += p.numel();
@@ -156,7 +174,9 @@ class TrainCommand final : public Command {
     results["data_parallel_ranks"] = runtime.size();
     results["test_loss"] = trainer.evaluate(*network, data.test);
     results["test_relative_l2"] = relative_l2(model, data, data.test);
-    results["finished"] = static_cast<long>(fit.history.size()) >= training_node.integer("epochs") || fit.stopped_early;
+    results["finished"] =
+        static_cast<long>(fit.history.size()) >= training_node.integer("epochs") ||
+        fit.stopped_early;
     if (runtime.root()) {
       model.save(output_dir / "model.pt");
       results["outputs"] = {{"model", (output_dir / "model.pt").string()},

@@ -21,15 +21,18 @@ class ValidateCommand final : public Command {
   }
   void configure(CLI::App& app) override {
     app.add_option("case", case_path_, "case file (YAML)")->required();
-    app.add_option("--set", overrides_, "override a case key after the file")->type_name("KEY.PATH=VALUE");
+    app.add_option("--set", overrides_, "override a case key after the file")
+        ->type_name("KEY.PATH=VALUE");
     app.add_flag("-q,--quiet", quiet_, "do not print the resolved case");
   }
   std::filesystem::path default_output_dir() const override {
     return default_output_for("validate-", case_path_.empty() ? "CASE" : case_path_);
   }
-  nlohmann::json run(Runtime& runtime, const std::filesystem::path&, nlohmann::json& results) override {
+  nlohmann::json run(Runtime& runtime, const std::filesystem::path&,
+                     nlohmann::json& results) override {
     const io::CaseFile case_file = io::load_case(
-        case_path_, has_coupler_section(case_path_) ? coupled_case_schema() : run_case_schema(), overrides_);
+        case_path_, has_coupler_section(case_path_) ? coupled_case_schema() : run_case_schema(),
+        overrides_);
     if (runtime.root()) {
       if (!quiet_) std::cout << case_file.resolved_yaml();
       spdlog::info("{}: valid", case_path_);

@@ -31,7 +31,8 @@ fig.savefig(sys.argv[2], dpi=110, format="png")
 
 }  // namespace
 
-std::string plot_loss_curves(const std::filesystem::path& metrics_csv, const std::filesystem::path& png) {
+std::string plot_loss_curves(const std::filesystem::path& metrics_csv,
+                             const std::filesystem::path& png) {
   const char* python = "/usr/bin/python3";
   if (access(python, X_OK) != 0) return "no /usr/bin/python3";
   AtomicFile file(png);

@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
                     default_output.empty()
                         ? std::string("folder for summary.json (default: none, nothing is written)")
                         : "output folder (default: " + default_output.string() + ")");
-    sub->add_option("--log-level", command->common.log_level, "trace, debug, info, warn, error, off")
+    sub->add_option("--log-level", command->common.log_level,
+                    "trace, debug, info, warn, error, off")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
     sub->add_option("--threads", command->common.threads,
                     "LibTorch threads per rank (0: cores / ranks on the node)")
@@ -70,9 +71,9 @@ int main(int argc, char** argv) {
     runtime = std::make_unique<Runtime>(argc, argv, options);
     runtime->report();
     Stopwatch wall;
-    const std::filesystem::path output_dir = command->common.output_dir.empty()
-                                                 ? command->default_output_dir()
-                                                 : std::filesystem::path(command->common.output_dir);
+    const std::filesystem::path output_dir =
+        command->common.output_dir.empty() ? command->default_output_dir()
+                                           : std::filesystem::path(command->common.output_dir);
     nlohmann::json results = nlohmann::json::object();
     const nlohmann::json resolved_case = command->run(*runtime, output_dir, results);
     if (runtime->root() && !output_dir.empty()) {

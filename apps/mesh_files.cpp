@@ -41,14 +41,16 @@ nlohmann::json describe_array(const io::NamedArray& array) {
 io::MeshCollection read_mesh_file(const std::filesystem::path& path) {
   if (io::is_hdf5_file(path)) return io::read_hdf5_dataset(path);
   if (io::is_vtk_file(path)) return io::read_vtk(path);
-  throw InputError("unknown file type; readable: .h5 .hdf5 .vti .vts .vtu .vtp .vtm .pvd .pvti "
-                   ".pvts .pvtu .vtk",
-                   {path.string()});
+  throw InputError(
+      "unknown file type; readable: .h5 .hdf5 .vti .vts .vtu .vtp .vtm .pvd .pvti "
+      ".pvts .pvtu .vtk",
+      {path.string()});
 }
 
 std::vector<std::filesystem::path> write_mesh_file(const io::MeshCollection& collection,
                                                    const std::filesystem::path& path) {
-  if (collection.entries.empty()) throw InputError("nothing to write: no datasets", {path.string()});
+  if (collection.entries.empty())
+    throw InputError("nothing to write: no datasets", {path.string()});
   const std::string ext = path.extension().string();
   if (io::is_hdf5_file(path)) {
     io::write_hdf5_dataset(collection, path);

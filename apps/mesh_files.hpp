@@ -2,7 +2,6 @@
 // Format dispatch for `info` and `convert`: any VTK/ParaView file or series, or a surrox
 // HDF5 dataset, read into a MeshCollection and written back out, chosen by file extension.
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "io/mesh_data.hpp"

@@ -7,7 +7,9 @@
 namespace surrox::apps {
 
 MonitorLog::MonitorLog(const std::filesystem::path& output_dir, bool enabled)
-    : partial_(output_dir / "monitor.csv.partial"), final_(output_dir / "monitor.csv"), enabled_(enabled) {}
+    : partial_(output_dir / "monitor.csv.partial"),
+      final_(output_dir / "monitor.csv"),
+      enabled_(enabled) {}
 
 void MonitorLog::record(const solvers::StepReport& step, double residual,
                         const solvers::Diagnostics& figures) {

@@ -15,7 +15,8 @@ class MonitorLog {
  public:
   // Only the writing rank opens a file; the others keep a disabled log.
   MonitorLog(const std::filesystem::path& output_dir, bool enabled);
-  void record(const solvers::StepReport& step, double residual, const solvers::Diagnostics& figures);
+  void record(const solvers::StepReport& step, double residual,
+              const solvers::Diagnostics& figures);
   // Renames the partial file to monitor.csv; returns its path (empty when disabled).
   std::string close();
   std::size_t rows() const { return rows_; }

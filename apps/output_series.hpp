@@ -24,7 +24,8 @@ struct OutputSettings {
 
 class OutputSeries {
  public:
-  OutputSeries(const std::filesystem::path& output_dir, const Runtime& runtime, OutputSettings settings);
+  OutputSeries(const std::filesystem::path& output_dir, const Runtime& runtime,
+               OutputSettings settings);
   void write(double time, const io::MeshData& local_mesh);
   // Finishes the HDF5 dataset (renames it into place, writes the .xdmf). Returns the paths written.
   nlohmann::json close();

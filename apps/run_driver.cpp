@@ -19,7 +19,8 @@ namespace {
 // Periodic actions counted in steps ("every N steps"; 0 = never).
 bool due(long step, long long interval) { return interval > 0 && step % interval == 0; }
 
-void write_checkpoint(const solvers::Solver& solver, const std::filesystem::path& path, MPI_Comm comm) {
+void write_checkpoint(const solvers::Solver& solver, const std::filesystem::path& path,
+                      MPI_Comm comm) {
   io::Hdf5Checkpoint checkpoint;
   solver.save_state(checkpoint);
   checkpoint.scalars["step"] = static_cast<double>(solver.step());
@@ -29,7 +30,8 @@ void write_checkpoint(const solvers::Solver& solver, const std::filesystem::path
 
 }  // namespace
 
-nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file, const RunOptions& options) {
+nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
+                          const RunOptions& options) {
   const CaseNode solver_node = case_file.root.section("solver");
   const CaseNode output_node = case_file.root.section("output");
   const std::string type = solver_node.type();
@@ -43,12 +45,14 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file, const
   }
   if (options.restart_from) {
     if (!solver->supports_restart())
-      throw InputError("solver '" + type + "' cannot restart from a checkpoint", {options.restart_from->string()});
+      throw InputError("solver '" + type + "' cannot restart from a checkpoint",
+                       {options.restart_from->string()});
     auto scope = phases.measure("restart");
-    const io::Hdf5Checkpoint checkpoint = io::Hdf5Checkpoint::read(*options.restart_from, runtime.comm());
+    const io::Hdf5Checkpoint checkpoint =
+        io::Hdf5Checkpoint::read(*options.restart_from, runtime.comm());
     solver->load_state(checkpoint);
-    spdlog::info("restarted from {} at step {}, t = {:.6g}", options.restart_from->string(), solver->step(),
-                 solver->time());
+    spdlog::info("restarted from {} at step {}, t = {:.6g}", options.restart_from->string(),
+                 solver->step(), solver->time());
   }
 
   OutputSettings settings;
@@ -70,16 +74,20 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file, const
   };
   write_output();
   // Output times are multiples of the interval, so a restarted run keeps the same grid of times.
-  double next_output = interval > 0 ? (std::floor(solver->time() / interval + 1e-9) + 1) * interval : INFINITY;
+  double next_output =
+      interval > 0 ? (std::floor(solver->time() / interval + 1e-9) + 1) * interval : INFINITY;
 
   constexpr std::size_t kProgressTicks = 1000;
   // Progress is part of the info output: --log-level warn (or off) keeps a run quiet.
-  const bool show = runtime.root() && options.show_progress && spdlog::default_logger_raw()->should_log(spdlog::level::info);
+  const bool show = runtime.root() && options.show_progress &&
+                    spdlog::default_logger_raw()->should_log(spdlog::level::info);
   Progress progress("run " + type, kProgressTicks, show, /*unit=*/"");
   Stopwatch loop_clock;
   const long first_step = solver->step();
   bool final_written = false;
-  auto stop_requested = [&] { return options.max_steps > 0 && solver->step() - first_step >= options.max_steps; };
+  auto stop_requested = [&] {
+    return options.max_steps > 0 && solver->step() - first_step >= options.max_steps;
+  };
   while (!solver->finished() && !stop_requested()) {
     solvers::StepReport report;
     {
@@ -89,10 +97,11 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file, const
     }
     const double residual = solver->residual();
     if (!std::isfinite(residual) || !std::isfinite(report.dt) || report.dt <= 0) {
-      throw Error(fmt::format("the run diverged at step {} (t = {:.6g}): residual {}, dt {}; {}"
-                              "reduce the time step or check the parameters",
-                              report.step, report.time, residual, report.dt,
-                              checkpoints ? "the last good checkpoint is " + checkpoint_path.string() + "; " : ""));
+      throw Error(fmt::format(
+          "the run diverged at step {} (t = {:.6g}): residual {}, dt {}; {}"
+          "reduce the time step or check the parameters",
+          report.step, report.time, residual, report.dt,
+          checkpoints ? "the last good checkpoint is " + checkpoint_path.string() + "; " : ""));
     }
     if (due(report.step, monitor_interval)) {
       auto scope = phases.measure("monitor");
@@ -108,7 +117,8 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file, const
       auto scope = phases.measure("checkpoint");
       write_checkpoint(*solver, checkpoint_path, runtime.comm());
     }
-    const double steps_per_second = (report.step - first_step) / std::max(loop_clock.seconds(), 1e-9);
+    const double steps_per_second =
+        (report.step - first_step) / std::max(loop_clock.seconds(), 1e-9);
     progress.update(static_cast<std::size_t>(solver->progress() * kProgressTicks),
                     fmt::format("step {} ({:.3g} steps/s)  t {:.4g}  residual {:.3e}", report.step,
                                 steps_per_second, report.time, residual));
@@ -122,7 +132,8 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file, const
 
   nlohmann::json results;
   results["solver"] = type;
-  results["finished"] = solver->finished();  // false when stopped by --max-steps: continue with --restart
+  results["finished"] =
+      solver->finished();  // false when stopped by --max-steps: continue with --restart
   results["steps"] = solver->step();
   results["time"] = solver->time();
   results["residual"] = solver->residual();
@@ -135,19 +146,22 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file, const
     results["converged"] = converged;
     if (!converged && solver->finished()) {
       results["status"] = "not_converged";
-      spdlog::warn("{} stopped at its iteration limit ({} steps) without converging: residual {:.3e}; "
-                   "raise max_iterations or check the case",
-                   type, solver->step(), solver->residual());
+      spdlog::warn(
+          "{} stopped at its iteration limit ({} steps) without converging: residual {:.3e}; "
+          "raise max_iterations or check the case",
+          type, solver->step(), solver->residual());
     }
   }
   results["fields"] = surrogates::field_statistics(solver->state(), runtime.comm());
   results["outputs"] = output.close();
-  if (const std::string csv = monitor.close(); !csv.empty()) results["outputs"]["monitor_csv"] = csv;
+  if (const std::string csv = monitor.close(); !csv.empty())
+    results["outputs"]["monitor_csv"] = csv;
   if (checkpoints) results["outputs"]["checkpoint"] = checkpoint_path.string();
   if (options.restart_from) results["restarted_from"] = options.restart_from->string();
   solver->finalize(output_dir, results);
   results["timings_s"] = phases.seconds();
-  for (const auto& [phase, seconds] : solver->phase_times()) results["timings_s"]["solver_" + phase] = seconds;
+  for (const auto& [phase, seconds] : solver->phase_times())
+    results["timings_s"]["solver_" + phase] = seconds;
   for (const auto& [name, value] : diagnostics) spdlog::info("{} = {:.6g}", name, value);
   return results;
 }

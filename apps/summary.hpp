@@ -1,9 +1,8 @@
 #pragma once
 // OUTDIR/summary.json: what every command leaves behind for scripts and users. Its keys are
 // documented in docs/cli.md.
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

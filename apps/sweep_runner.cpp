@@ -30,7 +30,8 @@ std::string yaml_text(const YAML::Node& node) {
 
 std::string label(const SweepPoint& point) {
   std::string text;
-  for (const auto& [key, value] : point.values) text += (text.empty() ? "" : ", ") + key + "=" + value;
+  for (const auto& [key, value] : point.values)
+    text += (text.empty() ? "" : ", ") + key + "=" + value;
   return text;
 }
 
@@ -49,12 +50,14 @@ std::optional<nlohmann::json> read_json(const std::filesystem::path& path) {
 }
 
 // Every point's case, loaded and validated: a bad value anywhere stops the sweep before it starts.
-std::vector<io::CaseFile> load_points(const std::vector<SweepPoint>& points, const SweepOptions& options) {
+std::vector<io::CaseFile> load_points(const std::vector<SweepPoint>& points,
+                                      const SweepOptions& options) {
   std::vector<io::CaseFile> cases;
   for (const auto& point : points) {
     std::vector<std::string> overrides = options.overrides;
     for (const auto& o : point.overrides()) overrides.push_back(o);
-    overrides.push_back("output.hdf5=true");  // the merge reads each case's final state from fields.h5
+    overrides.push_back(
+        "output.hdf5=true");  // the merge reads each case's final state from fields.h5
     try {
       cases.push_back(io::load_case(options.case_path, run_case_schema(), overrides));
     } catch (const InputError& e) {
@@ -65,7 +68,8 @@ std::vector<io::CaseFile> load_points(const std::vector<SweepPoint>& points, con
 }
 
 // The last state in a case's fields.h5, with every array, as one sweep entry.
-io::SweepCase collect(const SweepPoint& point, const nlohmann::json& record, const std::filesystem::path& dir) {
+io::SweepCase collect(const SweepPoint& point, const nlohmann::json& record,
+                      const std::filesystem::path& dir) {
   io::SweepCase entry;
   entry.name = point.name;
   entry.parameters = point.values;
@@ -78,7 +82,8 @@ io::SweepCase collect(const SweepPoint& point, const nlohmann::json& record, con
   entry.mesh = reader.mesh();
   for (const auto& field : reader.fields()) {
     io::NamedArray array{field.name, reader.read(field.name, last)};
-    (field.on == io::FieldSpec::On::kCells ? entry.mesh.cell_data : entry.mesh.point_data).push_back(array);
+    (field.on == io::FieldSpec::On::kCells ? entry.mesh.cell_data : entry.mesh.point_data)
+        .push_back(array);
   }
   return entry;
 }
@@ -109,8 +114,10 @@ std::vector<SweepPoint> expand_sweep(const io::CaseFile& case_file) {
   if (sweep.string("combine") == "zip") {
     for (std::size_t k = 1; k < lists.size(); ++k)
       if (lists[k].size() != lists[0].size())
-        sweep.fail("values", fmt::format("combine: zip needs lists of one length; {} has {} values, {} has {}",
-                                         keys[0], lists[0].size(), keys[k], lists[k].size()));
+        sweep.fail(
+            "values",
+            fmt::format("combine: zip needs lists of one length; {} has {} values, {} has {}",
+                        keys[0], lists[0].size(), keys[k], lists[k].size()));
     for (std::size_t i = 0; i < lists[0].size(); ++i) {
       combos.emplace_back();
       for (std::size_t k = 0; k < keys.size(); ++k) combos.back()[keys[k]] = lists[k][i];
@@ -129,11 +136,13 @@ std::vector<SweepPoint> expand_sweep(const io::CaseFile& case_file) {
     }
   }
   std::vector<SweepPoint> points;
-  for (std::size_t i = 0; i < combos.size(); ++i) points.push_back({fmt::format("case_{:04d}", i), combos[i]});
+  for (std::size_t i = 0; i < combos.size(); ++i)
+    points.push_back({fmt::format("case_{:04d}", i), combos[i]});
   return points;
 }
 
-nlohmann::json run_sweep(Runtime& runtime, const io::CaseFile& case_file, const SweepOptions& options) {
+nlohmann::json run_sweep(Runtime& runtime, const io::CaseFile& case_file,
+                         const SweepOptions& options) {
   const std::vector<SweepPoint> points = expand_sweep(case_file);
   const std::vector<io::CaseFile> cases = load_points(points, options);
   const int world_rank = runtime.rank(), world_size = runtime.size();
@@ -142,15 +151,17 @@ nlohmann::json run_sweep(Runtime& runtime, const io::CaseFile& case_file, const 
   // Each rank runs cases rank, rank + size, ... on its own (MPI_COMM_SELF).
   long ran = 0, skipped = 0, failed = 0;
   const std::size_t mine = (points.size() + world_size - 1 - world_rank) / world_size;
-  Progress progress("sweep", mine, world_rank == 0 && spdlog::default_logger_raw()->should_log(spdlog::level::info),
-                    "cases");
+  Progress progress(
+      "sweep", mine,
+      world_rank == 0 && spdlog::default_logger_raw()->should_log(spdlog::level::info), "cases");
   for (std::size_t i = static_cast<std::size_t>(world_rank); i < points.size(); i += world_size) {
     const SweepPoint& point = points[i];
     const std::filesystem::path dir = case_dir(options, point);
     const std::string resolved = cases[i].resolved_yaml();
     progress.update(ran + skipped + failed, point.name + " (" + label(point) + ")");
     if (const auto record = read_json(dir / kCaseSummary);
-        record && record->value("resolved_yaml", "") == resolved && record->value("status", "") == "ok") {
+        record && record->value("resolved_yaml", "") == resolved &&
+        record->value("status", "") == "ok") {
       ++skipped;
       spdlog::info("sweep: {} ({}) finished earlier; skipped", point.name, label(point));
       continue;
@@ -181,8 +192,8 @@ nlohmann::json run_sweep(Runtime& runtime, const io::CaseFile& case_file, const 
     }
     record["wall_time_s"] = clock.seconds();
     write_text_atomically(dir / kCaseSummary, record.dump(2) + "\n");
-    spdlog::info("sweep: {} ({}) {} in {:.1f} s", point.name, label(point), record["status"].get<std::string>(),
-                 clock.seconds());
+    spdlog::info("sweep: {} ({}) {} in {:.1f} s", point.name, label(point),
+                 record["status"].get<std::string>(), clock.seconds());
   }
   progress.update(mine);
   progress.finish(fmt::format("{} run, {} skipped, {} failed on rank 0", ran, skipped, failed));
@@ -215,19 +226,22 @@ nlohmann::json run_sweep(Runtime& runtime, const io::CaseFile& case_file, const 
     }
     results["cases_not_converged"] = not_converged.size();
     if (!not_converged.empty())
-      spdlog::warn("sweep: {} case(s) stopped at their iteration limit unconverged ({}); they are in the dataset "
-                   "with converged = 0, and surrox train leaves them out unless data.include_unconverged is true",
-                   not_converged.size(), fmt::format("{}", fmt::join(not_converged, ", ")));
+      spdlog::warn(
+          "sweep: {} case(s) stopped at their iteration limit unconverged ({}); they are in the dataset "
+          "with converged = 0, and surrox train leaves them out unless data.include_unconverged is true",
+          not_converged.size(), fmt::format("{}", fmt::join(not_converged, ", ")));
     const std::string dataset_name = case_file.root.section("sweep").string("dataset");
     const std::filesystem::path dataset_path = options.output_dir / dataset_name;
     if (!done.empty()) {
-      io::SweepDatasetWriter writer(dataset_path, done.size(), case_file.resolved_yaml(), "surrox run (sweep)");
+      io::SweepDatasetWriter writer(dataset_path, done.size(), case_file.resolved_yaml(),
+                                    "surrox run (sweep)");
       for (std::size_t k = 0; k < done.size(); ++k)
         writer.write(k, collect(*done[k].first, done[k].second, case_dir(options, *done[k].first)));
       writer.close();
       results["dataset"] = dataset_path.string();
       results["dataset_cases"] = done.size();
-      spdlog::info("sweep: {} of {} cases in {}", done.size(), points.size(), dataset_path.string());
+      spdlog::info("sweep: {} of {} cases in {}", done.size(), points.size(),
+                   dataset_path.string());
     }
   }
   results["table"] = table;

@@ -6,10 +6,9 @@
 // dataset (io/hdf5_sweep.hpp).
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/runtime.hpp"
 #include "io/case_file.hpp"
@@ -19,7 +18,7 @@ namespace surrox::apps {
 // One point of a sweep: its name ("case_0003") and the overrides that make it.
 struct SweepPoint {
   std::string name;
-  std::map<std::string, std::string> values;  // key path → YAML text of the value
+  std::map<std::string, std::string> values;   // key path → YAML text of the value
   std::vector<std::string> overrides() const;  // "key.path=value"
 };
 
@@ -38,6 +37,7 @@ struct SweepOptions {
 
 // Runs every point (on its rank), then merges on rank 0. Returns the figures for
 // summary.json's results.
-nlohmann::json run_sweep(Runtime& runtime, const io::CaseFile& case_file, const SweepOptions& options);
+nlohmann::json run_sweep(Runtime& runtime, const io::CaseFile& case_file,
+                         const SweepOptions& options);
 
 }  // namespace surrox::apps

@@ -26,7 +26,8 @@ void AtomicFile::commit() {
   std::error_code error;
   std::filesystem::rename(temporary_, final_, error);
   if (error)
-    throw Error("cannot move " + temporary_.string() + " to " + final_.string() + ": " + error.message());
+    throw Error("cannot move " + temporary_.string() + " to " + final_.string() + ": " +
+                error.message());
   committed_ = true;
 }
 

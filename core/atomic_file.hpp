@@ -13,7 +13,8 @@ class AtomicFile {
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
 
-  // Where to write: "<final>.tmp-<pid>", in the final folder so the rename cannot cross filesystems.
+  // Where to write: "<final>.tmp-<pid>", in the final folder so the rename cannot cross
+  // filesystems.
   const std::filesystem::path& temporary() const { return temporary_; }
   const std::filesystem::path& final_path() const { return final_; }
   void commit();

@@ -55,9 +55,13 @@ T CaseNode::as(const std::string& key, const char* what) const {
 }
 
 bool CaseNode::boolean(const std::string& key) const { return as<bool>(key, "a bool"); }
-long long CaseNode::integer(const std::string& key) const { return as<long long>(key, "an integer"); }
+long long CaseNode::integer(const std::string& key) const {
+  return as<long long>(key, "an integer");
+}
 double CaseNode::real(const std::string& key) const { return as<double>(key, "a real number"); }
-std::string CaseNode::string(const std::string& key) const { return as<std::string>(key, "a string"); }
+std::string CaseNode::string(const std::string& key) const {
+  return as<std::string>(key, "a string");
+}
 
 std::vector<double> CaseNode::reals(const std::string& key) const {
   YAML::Node v = value(key);

@@ -36,6 +36,8 @@ std::string format_error(const std::string& detail, const ErrorContext& context)
 }
 
 Error::Error(const std::string& what, ErrorContext context)
-    : std::runtime_error(format_error(what, context)), context_(std::move(context)), detail_(what) {}
+    : std::runtime_error(format_error(what, context)),
+      context_(std::move(context)),
+      detail_(what) {}
 
 }  // namespace surrox

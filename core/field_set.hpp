@@ -3,7 +3,6 @@
 // rank-3 LayoutRight Views indexed (k, j, i) — z slowest, x fastest, the same order as VTK
 // points — with nk = 1 in 2D. The FieldSet shares the Views; it does not copy them.
 #include <Kokkos_Core.hpp>
-
 #include <map>
 #include <string>
 

@@ -12,7 +12,8 @@ void configure(int rank, int size, bool all_ranks, const std::string& level) {
   logger->set_pattern("[%H:%M:%S %^%l%$] " + prefix + "%v");
   const auto parsed = spdlog::level::from_str(level);
   if (parsed == spdlog::level::off && level != "off")
-    throw InputError("unknown log level '" + level + "'; valid: trace, debug, info, warn, error, off");
+    throw InputError("unknown log level '" + level +
+                     "'; valid: trace, debug, info, warn, error, off");
   logger->set_level(rank == 0 || all_ranks ? parsed : spdlog::level::off);
   spdlog::set_default_logger(logger);
 }

@@ -1,11 +1,10 @@
 #include "core/progress.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace surrox {
 
@@ -39,8 +38,10 @@ std::string Progress::line(std::size_t done, const std::string& status) const {
   if (!unit_.empty()) out += fmt::format("  {}/{}", done, total_);
   if (total_ > 0) out += fmt::format("  {:3.0f}%", 100.0 * done / total_);
   if (!unit_.empty()) out += fmt::format("  {:.3g} {}/s", rate, unit_);
-  if (done < total_ && rate > 0) out += "  ETA " + format_duration((total_ - done) / rate);
-  else out += "  " + format_duration(elapsed);
+  if (done < total_ && rate > 0)
+    out += "  ETA " + format_duration((total_ - done) / rate);
+  else
+    out += "  " + format_duration(elapsed);
   if (!status.empty()) out += "  " + status;
   return out;
 }
@@ -66,8 +67,10 @@ void Progress::update(std::size_t done, const std::string& status) {
 void Progress::finish(const std::string& status) {
   if (!enabled_ || finished_) return;
   finished_ = true;
-  if (terminal_) std::fprintf(stream_, "\r\033[K%s\n", line(done_, status).c_str());
-  else if (last_decile_ < 10) std::fprintf(stream_, "%s\n", line(done_, status).c_str());
+  if (terminal_)
+    std::fprintf(stream_, "\r\033[K%s\n", line(done_, status).c_str());
+  else if (last_decile_ < 10)
+    std::fprintf(stream_, "%s\n", line(done_, status).c_str());
   std::fflush(stream_);
 }
 

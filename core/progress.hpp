@@ -22,7 +22,7 @@ class Progress {
   void update(std::size_t done, const std::string& status = {});
   void finish(const std::string& status = {});
 
-  // The formatted line (without redraw characters): "label  45/100  45%  12.3 it/s  ETA 4s  status";
+  // The formatted line (without redraw characters): "label  45/100  45%  12.3 it/s  ETA 4s status";
   // without a unit: "label  45%  ETA 4s  status".
   std::string line(std::size_t done, const std::string& status) const;
 

@@ -1,15 +1,15 @@
 #include "core/runtime.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <petscsys.h>
 
+#include <Kokkos_Core.hpp>
 #include <atomic>
 #include <thread>
 
 #include "core/error.hpp"
 #include "core/log.hpp"
-#include "core/version.hpp"
 #include "core/torch_threads.hpp"
+#include "core/version.hpp"
 
 namespace surrox {
 namespace {
@@ -17,7 +17,8 @@ namespace {
 std::atomic<bool> g_active{false};
 
 void check_petsc(PetscErrorCode code, const char* what) {
-  if (code) throw Error(std::string("PETSc failed in ") + what + " (error " + std::to_string(code) + ")");
+  if (code)
+    throw Error(std::string("PETSc failed in ") + what + " (error " + std::to_string(code) + ")");
 }
 
 }  // namespace
@@ -121,10 +122,10 @@ nlohmann::json Runtime::configuration() const {
 
 void Runtime::report() const {
   const nlohmann::json c = configuration();
-  spdlog::info("surrox {} ({}) | {} MPI rank(s), {} | Kokkos {} [{}] | PETSc {}", kVersion,
-               kGitDescribe, size_, c["mpi_library"].get<std::string>(),
-               c["kokkos_version"].get<std::string>(), c["kokkos_execution_space"].get<std::string>(),
-               c["petsc_version"].get<std::string>());
+  spdlog::info(
+      "surrox {} ({}) | {} MPI rank(s), {} | Kokkos {} [{}] | PETSc {}", kVersion, kGitDescribe,
+      size_, c["mpi_library"].get<std::string>(), c["kokkos_version"].get<std::string>(),
+      c["kokkos_execution_space"].get<std::string>(), c["petsc_version"].get<std::string>());
   spdlog::info("LibTorch {} with {} thread(s) per rank | BLAS: {} ({})",
                c["torch_version"].get<std::string>(), torch_threads(), c["blas"].get<std::string>(),
                c["blas_library"].get<std::string>());

@@ -10,7 +10,7 @@
 namespace surrox {
 
 struct RuntimeOptions {
-  int torch_threads = 0;        // 0: the cores of this node divided by the ranks on it
+  int torch_threads = 0;  // 0: the cores of this node divided by the ranks on it
   std::string log_level = "info";
   bool log_all_ranks = false;
 };

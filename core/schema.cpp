@@ -19,19 +19,32 @@ std::string number_text(double v) {
 
 std::string to_string(KeyType type) {
   switch (type) {
-    case KeyType::kBool: return "bool";
-    case KeyType::kInt: return "integer";
-    case KeyType::kReal: return "real";
-    case KeyType::kString: return "string";
-    case KeyType::kChoice: return "choice";
-    case KeyType::kInputPath: return "input path";
-    case KeyType::kOutputPath: return "output path";
-    case KeyType::kRealList: return "list of reals";
-    case KeyType::kIntList: return "list of integers";
-    case KeyType::kStringList: return "list of strings";
-    case KeyType::kSection: return "section";
-    case KeyType::kComponent: return "component";
-    case KeyType::kValueLists: return "map: key path → list";
+    case KeyType::kBool:
+      return "bool";
+    case KeyType::kInt:
+      return "integer";
+    case KeyType::kReal:
+      return "real";
+    case KeyType::kString:
+      return "string";
+    case KeyType::kChoice:
+      return "choice";
+    case KeyType::kInputPath:
+      return "input path";
+    case KeyType::kOutputPath:
+      return "output path";
+    case KeyType::kRealList:
+      return "list of reals";
+    case KeyType::kIntList:
+      return "list of integers";
+    case KeyType::kStringList:
+      return "list of strings";
+    case KeyType::kSection:
+      return "section";
+    case KeyType::kComponent:
+      return "component";
+    case KeyType::kValueLists:
+      return "map: key path → list";
   }
   return "?";
 }
@@ -61,22 +74,34 @@ KeySpec& Schema::add(const std::string& name, KeyType type, const std::string& d
   return keys_.back();
 }
 
-KeySpec& Schema::boolean(const std::string& n, const std::string& d) { return add(n, KeyType::kBool, d); }
-KeySpec& Schema::integer(const std::string& n, const std::string& d) { return add(n, KeyType::kInt, d); }
-KeySpec& Schema::real(const std::string& n, const std::string& d) { return add(n, KeyType::kReal, d); }
-KeySpec& Schema::string(const std::string& n, const std::string& d) { return add(n, KeyType::kString, d); }
+KeySpec& Schema::boolean(const std::string& n, const std::string& d) {
+  return add(n, KeyType::kBool, d);
+}
+KeySpec& Schema::integer(const std::string& n, const std::string& d) {
+  return add(n, KeyType::kInt, d);
+}
+KeySpec& Schema::real(const std::string& n, const std::string& d) {
+  return add(n, KeyType::kReal, d);
+}
+KeySpec& Schema::string(const std::string& n, const std::string& d) {
+  return add(n, KeyType::kString, d);
+}
 KeySpec& Schema::input_path(const std::string& n, const std::string& d) {
   return add(n, KeyType::kInputPath, d);
 }
 KeySpec& Schema::output_path(const std::string& n, const std::string& d) {
   return add(n, KeyType::kOutputPath, d);
 }
-KeySpec& Schema::reals(const std::string& n, const std::string& d) { return add(n, KeyType::kRealList, d); }
+KeySpec& Schema::reals(const std::string& n, const std::string& d) {
+  return add(n, KeyType::kRealList, d);
+}
 KeySpec& Schema::integers(const std::string& n, const std::string& d) {
   return add(n, KeyType::kIntList, d);
 }
 
-KeySpec& Schema::strings(const std::string& n, const std::string& d) { return add(n, KeyType::kStringList, d); }
+KeySpec& Schema::strings(const std::string& n, const std::string& d) {
+  return add(n, KeyType::kStringList, d);
+}
 
 KeySpec& Schema::choice(const std::string& name, std::vector<std::string> choices,
                         const std::string& doc) {

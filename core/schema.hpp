@@ -16,16 +16,16 @@ enum class KeyType {
   kInt,
   kReal,
   kString,
-  kChoice,       // one of a fixed list of strings
-  kInputPath,    // a file or folder that must exist; resolved relative to the case file
-  kOutputPath,   // a file or folder to be written; resolved relative to the case file
+  kChoice,      // one of a fixed list of strings
+  kInputPath,   // a file or folder that must exist; resolved relative to the case file
+  kOutputPath,  // a file or folder to be written; resolved relative to the case file
   kRealList,
   kIntList,
   kStringList,
-  kSection,      // a nested map with its own schema
-  kComponent,    // a nested map {type: <registered name>, ...that component's keys}
-  kValueLists,   // a map from key paths to non-empty lists of values (a sweep's varied keys);
-                 // the component that reads it checks the paths against its own schema
+  kSection,     // a nested map with its own schema
+  kComponent,   // a nested map {type: <registered name>, ...that component's keys}
+  kValueLists,  // a map from key paths to non-empty lists of values (a sweep's varied keys);
+                // the component that reads it checks the paths against its own schema
 };
 
 std::string to_string(KeyType type);
@@ -40,7 +40,8 @@ class SchemaSource {
   virtual const std::string& doc_of(const std::string& name) const = 0;
 };
 
-// One key of a section. Built fluently: schema.real("ra", "Rayleigh number").above(0).fallback("1e6").
+// One key of a section. Built fluently: schema.real("ra", "Rayleigh
+// number").above(0).fallback("1e6").
 struct KeySpec {
   std::string name;
   KeyType type = KeyType::kString;
@@ -56,18 +57,50 @@ struct KeySpec {
   const SchemaSource* components = nullptr;
   std::string default_component;  // kComponent: type used when the section is absent
 
-  KeySpec& fallback(std::string yaml_text) { default_value = std::move(yaml_text); return *this; }
-  KeySpec& optional() { optional_key = true; return *this; }
-  KeySpec& units(std::string u) { unit = std::move(u); return *this; }
-  KeySpec& at_least(double v) { min = v; min_exclusive = false; return *this; }
-  KeySpec& above(double v) { min = v; min_exclusive = true; return *this; }
-  KeySpec& at_most(double v) { max = v; max_exclusive = false; return *this; }
-  KeySpec& below(double v) { max = v; max_exclusive = true; return *this; }
-  KeySpec& sized(std::size_t n) { length = n; return *this; }
-  KeySpec& default_type(std::string t) { default_component = std::move(t); return *this; }
+  KeySpec& fallback(std::string yaml_text) {
+    default_value = std::move(yaml_text);
+    return *this;
+  }
+  KeySpec& optional() {
+    optional_key = true;
+    return *this;
+  }
+  KeySpec& units(std::string u) {
+    unit = std::move(u);
+    return *this;
+  }
+  KeySpec& at_least(double v) {
+    min = v;
+    min_exclusive = false;
+    return *this;
+  }
+  KeySpec& above(double v) {
+    min = v;
+    min_exclusive = true;
+    return *this;
+  }
+  KeySpec& at_most(double v) {
+    max = v;
+    max_exclusive = false;
+    return *this;
+  }
+  KeySpec& below(double v) {
+    max = v;
+    max_exclusive = true;
+    return *this;
+  }
+  KeySpec& sized(std::size_t n) {
+    length = n;
+    return *this;
+  }
+  KeySpec& default_type(std::string t) {
+    default_component = std::move(t);
+    return *this;
+  }
 
   bool required() const {
-    return !default_value && !optional_key && type != KeyType::kSection && default_component.empty();
+    return !default_value && !optional_key && type != KeyType::kSection &&
+           default_component.empty();
   }
   // "> 0", "[1, 8]", "one of: a, b" — the allowed values in words, for errors and docs.
   std::string constraint_text() const;
@@ -81,7 +114,8 @@ class Schema {
   KeySpec& integer(const std::string& name, const std::string& doc);
   KeySpec& real(const std::string& name, const std::string& doc);
   KeySpec& string(const std::string& name, const std::string& doc);
-  KeySpec& choice(const std::string& name, std::vector<std::string> choices, const std::string& doc);
+  KeySpec& choice(const std::string& name, std::vector<std::string> choices,
+                  const std::string& doc);
   KeySpec& input_path(const std::string& name, const std::string& doc);
   KeySpec& output_path(const std::string& name, const std::string& doc);
   KeySpec& reals(const std::string& name, const std::string& doc);

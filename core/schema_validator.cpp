@@ -38,14 +38,15 @@ class Validator {
       }
       const std::string name = key.Scalar();
       if (auto [pos, inserted] = first_line.emplace(name, line); !inserted) {
-        report(at_mark(join_path(path, name), key),
-               "duplicate key '" + name + "' (first given on line " + std::to_string(pos->second) + ")");
+        report(at_mark(join_path(path, name), key), "duplicate key '" + name +
+                                                        "' (first given on line " +
+                                                        std::to_string(pos->second) + ")");
         continue;
       }
       if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
-        report(at_mark(join_path(path, name), key),
-               "unknown key '" + name + "'" + did_you_mean(name, allowed) +
-                   "; valid keys: " + join(allowed));
+        report(at_mark(join_path(path, name), key), "unknown key '" + name + "'" +
+                                                        did_you_mean(name, allowed) +
+                                                        "; valid keys: " + join(allowed));
       }
     }
     for (const KeySpec& spec : schema.keys()) key(spec, node, view);
@@ -90,26 +91,47 @@ class Validator {
         value.reset(parent[spec.name]);
       } else {
         if (spec.required())
-          report(view.context(), "missing required key '" + spec.name + "' (" + to_string(spec.type) +
-                                     ": " + spec.doc + ")");
+          report(view.context(), "missing required key '" + spec.name + "' (" +
+                                     to_string(spec.type) + ": " + spec.doc + ")");
         return;
       }
     }
     CaseNode here(parent, origin_, view.path());
     const ErrorContext where = here.context(spec.name);
     switch (spec.type) {
-      case KeyType::kBool: scalar<bool>(spec, value, where, "true or false"); break;
-      case KeyType::kInt: number<long long>(spec, value, where, "an integer"); break;
-      case KeyType::kReal: number<double>(spec, value, where, "a real number"); break;
-      case KeyType::kString: scalar<std::string>(spec, value, where, "a string"); break;
-      case KeyType::kChoice: choice(spec, value, where); break;
+      case KeyType::kBool:
+        scalar<bool>(spec, value, where, "true or false");
+        break;
+      case KeyType::kInt:
+        number<long long>(spec, value, where, "an integer");
+        break;
+      case KeyType::kReal:
+        number<double>(spec, value, where, "a real number");
+        break;
+      case KeyType::kString:
+        scalar<std::string>(spec, value, where, "a string");
+        break;
+      case KeyType::kChoice:
+        choice(spec, value, where);
+        break;
       case KeyType::kInputPath:
-      case KeyType::kOutputPath: file_path(spec, parent, value, where); break;
-      case KeyType::kRealList: list<double>(spec, value, where, "real numbers"); break;
-      case KeyType::kIntList: list<long long>(spec, value, where, "integers"); break;
-      case KeyType::kStringList: list<std::string>(spec, value, where, "strings"); break;
-      case KeyType::kValueLists: value_lists(value, CaseNode(value, origin_, here.path_of(spec.name))); break;
-      default: break;
+      case KeyType::kOutputPath:
+        file_path(spec, parent, value, where);
+        break;
+      case KeyType::kRealList:
+        list<double>(spec, value, where, "real numbers");
+        break;
+      case KeyType::kIntList:
+        list<long long>(spec, value, where, "integers");
+        break;
+      case KeyType::kStringList:
+        list<std::string>(spec, value, where, "strings");
+        break;
+      case KeyType::kValueLists:
+        value_lists(value, CaseNode(value, origin_, here.path_of(spec.name)));
+        break;
+      default:
+        break;
     }
   }
 
@@ -164,7 +186,8 @@ class Validator {
     }
     const bool low = spec.min && (spec.min_exclusive ? v <= *spec.min : v < *spec.min);
     const bool high = spec.max && (spec.max_exclusive ? v >= *spec.max : v > *spec.max);
-    if (low || high) report(where, "value " + text + " out of range; allowed: " + spec.constraint_text());
+    if (low || high)
+      report(where, "value " + text + " out of range; allowed: " + spec.constraint_text());
   }
 
   void choice(const KeySpec& spec, const YAML::Node& value, const ErrorContext& where) {
@@ -196,10 +219,12 @@ class Validator {
   // {a.b: [v1, v2], c: [w1]}: every key a path, every value a non-empty list of scalars.
   void value_lists(const YAML::Node& value, const CaseNode& view) {
     if (!value.IsMap()) {
-      report(view.context(), "expected a map from key paths to lists of values, got " + describe(value));
+      report(view.context(),
+             "expected a map from key paths to lists of values, got " + describe(value));
       return;
     }
-    if (value.size() == 0) report(view.context(), "needs at least one key path with a list of values");
+    if (value.size() == 0)
+      report(view.context(), "needs at least one key path with a list of values");
     for (const auto& entry : value) {
       const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : std::string();
       if (key.empty()) {
@@ -215,8 +240,9 @@ class Validator {
           valid = values[i][j].IsScalar();
       }
       if (!valid)
-        report(view.context(key), "expected a non-empty list of values (scalars or lists of scalars), got " +
-                                      describe(values));
+        report(view.context(key),
+               "expected a non-empty list of values (scalars or lists of scalars), got " +
+                   describe(values));
     }
   }
 
@@ -234,19 +260,24 @@ class Validator {
     }
     for (std::size_t i = 0; i < value.size(); ++i) {
       T parsed{};
-      if (!scalar<T>(spec, value[i], where, what.substr(0, what.size() - 1) + " at entry " +
-                                                std::to_string(i), &parsed))
+      if (!scalar<T>(spec, value[i], where,
+                     what.substr(0, what.size() - 1) + " at entry " + std::to_string(i), &parsed))
         return;
-      if constexpr (std::is_arithmetic_v<T>) range(spec, static_cast<double>(parsed), where, value[i].Scalar());
+      if constexpr (std::is_arithmetic_v<T>)
+        range(spec, static_cast<double>(parsed), where, value[i].Scalar());
     }
   }
 
   static std::string kind_of(const YAML::Node& node) {
     switch (node.Type()) {
-      case YAML::NodeType::Map: return "a section";
-      case YAML::NodeType::Sequence: return "a list";
-      case YAML::NodeType::Scalar: return "'" + node.Scalar() + "'";
-      default: return "nothing";
+      case YAML::NodeType::Map:
+        return "a section";
+      case YAML::NodeType::Sequence:
+        return "a list";
+      case YAML::NodeType::Scalar:
+        return "'" + node.Scalar() + "'";
+      default:
+        return "nothing";
     }
   }
   static std::string describe(const YAML::Node& node) { return kind_of(node); }

@@ -26,7 +26,8 @@ nlohmann::json scalar_to_json(const YAML::Node& node) {
 
 nlohmann::json yaml_to_json(const YAML::Node& node) {
   switch (node.Type()) {
-    case YAML::NodeType::Scalar: return scalar_to_json(node);
+    case YAML::NodeType::Scalar:
+      return scalar_to_json(node);
     case YAML::NodeType::Sequence: {
       nlohmann::json out = nlohmann::json::array();
       for (const auto& item : node) out.push_back(yaml_to_json(item));
@@ -37,7 +38,8 @@ nlohmann::json yaml_to_json(const YAML::Node& node) {
       for (const auto& item : node) out[item.first.as<std::string>()] = yaml_to_json(item.second);
       return out;
     }
-    default: return nullptr;
+    default:
+      return nullptr;
   }
 }
 

@@ -3,8 +3,9 @@
 // inputs are built in the order of the model's metadata input names from what the case has:
 //   centroid_x, centroid_y  the mean of the cell's four nodes (as training datasets compute them)
 //   wall_distance, cell_area  the grid metrics (mesh/curvilinear_grid.hpp)
-//   grid_i_cos, grid_i_sin, grid_j  the cell's place in the (i, j) grid (surrogates/grid_channels.hpp)
-//   any other name            a numeric case parameter by key path (solver.alpha_deg, solver.mach)
+//   grid_i_cos, grid_i_sin, grid_j  the cell's place in the (i, j) grid
+//   (surrogates/grid_channels.hpp) any other name            a numeric case parameter by key path
+//   (solver.alpha_deg, solver.mach)
 //                             or a shape descriptor (airfoil_camber, ...; mesh::named_descriptors)
 // The model must output [density, velocity[0], velocity[1], pressure] (velocity[2] may follow
 // velocity[1]), or Cp in place of pressure: p = p∞ + Cp/2 in the solver's units (q∞ = ½), with p∞

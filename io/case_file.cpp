@@ -17,11 +17,14 @@ void check_text(const std::string& text, const std::string& name) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     if (c == '\n') ++line;
     if ((c < 0x20 && c != '\n' && c != '\r' && c != '\t') || c == 0x7f)
-      throw InputError("binary data (byte 0x" + [&] {
-        std::ostringstream hex;
-        hex << std::hex << int(c);
-        return hex.str();
-      }() + "), not a YAML case file", {name, line});
+      throw InputError("binary data (byte 0x" +
+                           [&] {
+                             std::ostringstream hex;
+                             hex << std::hex << int(c);
+                             return hex.str();
+                           }() +
+                           "), not a YAML case file",
+                       {name, line});
     if (c >= 0x80) {  // validate one UTF-8 sequence
       const int length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
       bool valid = length > 0 && c < 0xF8 && i + length <= text.size();
@@ -117,8 +120,8 @@ CaseFile load_case(const std::filesystem::path& path, const Schema& schema,
   if (!std::filesystem::is_regular_file(path, error))
     throw InputError("not a regular file", {name});
   if (std::filesystem::file_size(path, error) > kMaxCaseFileBytes)
-    throw InputError("larger than " + std::to_string(kMaxCaseFileBytes >> 20) +
-                         " MiB; not a case file", {name});
+    throw InputError(
+        "larger than " + std::to_string(kMaxCaseFileBytes >> 20) + " MiB; not a case file", {name});
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot open for reading", {name});
   std::ostringstream text;

@@ -29,9 +29,11 @@ struct ArrayShape {
 };
 
 // Every rank's array names and shapes, gathered to all ranks (collective).
-std::vector<std::vector<ArrayShape>> gather_shapes(MPI_Comm comm, const std::vector<NamedArray>& arrays) {
+std::vector<std::vector<ArrayShape>> gather_shapes(MPI_Comm comm,
+                                                   const std::vector<NamedArray>& arrays) {
   std::ostringstream out;
-  for (const auto& array : arrays) out << array.name << '\n' << array.tuples() << ' ' << array.components() << '\n';
+  for (const auto& array : arrays)
+    out << array.name << '\n' << array.tuples() << ' ' << array.components() << '\n';
   const std::string local = out.str();
   int size = 1;
   MPI_Comm_size(comm, &size);
@@ -40,7 +42,8 @@ std::vector<std::vector<ArrayShape>> gather_shapes(MPI_Comm comm, const std::vec
   MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
   for (int r = 1; r < size; ++r) displacements[r] = displacements[r - 1] + lengths[r - 1];
   std::string all(static_cast<std::size_t>(displacements[size - 1] + lengths[size - 1]), '\0');
-  MPI_Allgatherv(local.data(), length, MPI_CHAR, all.data(), lengths.data(), displacements.data(), MPI_CHAR, comm);
+  MPI_Allgatherv(local.data(), length, MPI_CHAR, all.data(), lengths.data(), displacements.data(),
+                 MPI_CHAR, comm);
   std::vector<std::vector<ArrayShape>> shapes(size);
   for (int r = 0; r < size; ++r) {
     std::istringstream in(all.substr(displacements[r], lengths[r]));
@@ -56,7 +59,8 @@ std::vector<std::vector<ArrayShape>> gather_shapes(MPI_Comm comm, const std::vec
 void pack(const HostArray& values, std::vector<double>* out) {
   out->resize(values.extent(0) * values.extent(1));
   for (std::size_t i = 0; i < values.extent(0); ++i)
-    for (std::size_t c = 0; c < values.extent(1); ++c) (*out)[i * values.extent(1) + c] = values(i, c);
+    for (std::size_t c = 0; c < values.extent(1); ++c)
+      (*out)[i * values.extent(1) + c] = values(i, c);
 }
 
 }  // namespace
@@ -103,7 +107,8 @@ void Hdf5Checkpoint::write(const std::filesystem::path& path, MPI_Comm comm) con
   std::string problem;
   try {
     Hid fapl = own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, where, "cannot create property list");
-    h5::check_status(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), where, "cannot select the MPI-IO driver");
+    h5::check_status(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), where,
+                     "cannot select the MPI-IO driver");
     Hid file = own(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl), H5Fclose, where,
                    "cannot create " + temporary.string());
     h5::write_attribute(file, "format", std::string(kFormat), where);
@@ -121,8 +126,8 @@ void Hdf5Checkpoint::write(const std::filesystem::path& path, MPI_Comm comm) con
     }
     std::string scalar_text = encoded.str();
     mpi::broadcast(comm, &scalar_text);
-    Hid scalar_group = own(H5Gcreate2(file, "scalars", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, where,
-                           "cannot create /scalars");
+    Hid scalar_group = own(H5Gcreate2(file, "scalars", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                           H5Gclose, where, "cannot create /scalars");
     {
       std::istringstream in(scalar_text);
       std::size_t length;
@@ -137,13 +142,14 @@ void Hdf5Checkpoint::write(const std::filesystem::path& path, MPI_Comm comm) con
         h5::write_attribute(scalar_group, name, value, where);
       }
     }
-    Hid string_group = own(H5Gcreate2(file, "strings", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, where,
-                           "cannot create /strings");
+    Hid string_group = own(H5Gcreate2(file, "strings", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                           H5Gclose, where, "cannot create /strings");
     long count = static_cast<long>(strings.size());
     MPI_Bcast(&count, 1, MPI_LONG, 0, comm);
     auto it = strings.begin();
     for (long i = 0; i < count; ++i) {
-      std::string name = rank == 0 ? it->first : std::string(), value = rank == 0 ? it->second : std::string();
+      std::string name = rank == 0 ? it->first : std::string(),
+                  value = rank == 0 ? it->second : std::string();
       if (rank == 0) ++it;
       mpi::broadcast(comm, &name);
       mpi::broadcast(comm, &value);
@@ -152,31 +158,35 @@ void Hdf5Checkpoint::write(const std::filesystem::path& path, MPI_Comm comm) con
 
     // Every rank creates every dataset (creation is collective), then writes its own.
     Hid gcpl = own(H5Pcreate(H5P_GROUP_CREATE), H5Pclose, where, "cannot create property list");
-    h5::check_status(H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED), where,
-                     "cannot track creation order");
+    h5::check_status(
+        H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED), where,
+        "cannot track creation order");
     Hid dcpl = own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, where, "cannot create property list");
     h5::check_status(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), where, "cannot set fill time");
     std::vector<Hid> mine;
     for (int r = 0; r < size; ++r) {
       const std::string group_name = "rank_" + std::to_string(r);
-      Hid group = own(H5Gcreate2(file, group_name.c_str(), H5P_DEFAULT, gcpl, H5P_DEFAULT), H5Gclose, where,
-                      "cannot create /" + group_name);
+      Hid group = own(H5Gcreate2(file, group_name.c_str(), H5P_DEFAULT, gcpl, H5P_DEFAULT),
+                      H5Gclose, where, "cannot create /" + group_name);
       for (const auto& shape : shapes[r]) {
         const hsize_t dims[2] = {shape.rows, shape.columns};
-        Hid space = own(H5Screate_simple(2, dims, nullptr), H5Sclose, where, "cannot create dataspace");
-        Hid dataset = own(H5Dcreate2(group, shape.name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
+        Hid space =
+            own(H5Screate_simple(2, dims, nullptr), H5Sclose, where, "cannot create dataspace");
+        Hid dataset = own(H5Dcreate2(group, shape.name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT,
+                                     dcpl, H5P_DEFAULT),
                           H5Dclose, where, "cannot create /" + group_name + "/" + shape.name);
         if (r == rank) mine.push_back(std::move(dataset));
       }
     }
     Hid dxpl = own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, where, "cannot create property list");
-    h5::check_status(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_INDEPENDENT), where, "cannot select independent transfers");
+    h5::check_status(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_INDEPENDENT), where,
+                     "cannot select independent transfers");
     std::vector<double> packed;
     for (std::size_t a = 0; a < arrays.size(); ++a) {
       if (arrays[a].tuples() * arrays[a].components() == 0) continue;
       pack(arrays[a].values, &packed);
-      h5::check_status(H5Dwrite(mine[a], H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, dxpl, packed.data()), where,
-                       "cannot write array " + arrays[a].name);
+      h5::check_status(H5Dwrite(mine[a], H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, dxpl, packed.data()),
+                       where, "cannot write array " + arrays[a].name);
     }
     mine.clear();
     string_group.reset();
@@ -197,7 +207,8 @@ void Hdf5Checkpoint::write(const std::filesystem::path& path, MPI_Comm comm) con
     std::error_code error;
     std::filesystem::rename(temporary, path, error);
     if (error) {
-      problem = "cannot move " + temporary.string() + " to " + path.string() + ": " + error.message();
+      problem =
+          "cannot move " + temporary.string() + " to " + path.string() + ": " + error.message();
       remove_temporary();
     }
   }
@@ -215,15 +226,18 @@ herr_t collect_link(hid_t, const char* name, const H5L_info_t*, void* data) {
 Hdf5Checkpoint read_piece(const std::filesystem::path& path, int rank, int size) {
   const Where where{path.string(), true};
   Hid file = h5::open_for_reading(path, where);
-  if (!h5::has_attribute(file, "format") || h5::read_string_attribute(file, "format", where) != kFormat)
+  if (!h5::has_attribute(file, "format") ||
+      h5::read_string_attribute(file, "format", where) != kFormat)
     h5::fail(where, "not a surrox checkpoint");
   const auto version = h5::read_int_attribute(file, "format_version", where);
   if (version.size() != 1 || version[0] < 1 || version[0] > kFormatVersion)
     h5::fail(where, "unsupported checkpoint format_version");
   const auto ranks = h5::read_int_attribute(file, "ranks", where);
   if (ranks.size() != 1 || ranks[0] != size)
-    h5::fail(where, "checkpoint written by " + (ranks.empty() ? std::string("?") : std::to_string(ranks[0])) +
-                        " ranks cannot be read by " + std::to_string(size) + " ranks; restart on the same rank count");
+    h5::fail(where, "checkpoint written by " +
+                        (ranks.empty() ? std::string("?") : std::to_string(ranks[0])) +
+                        " ranks cannot be read by " + std::to_string(size) +
+                        " ranks; restart on the same rank count");
   Hdf5Checkpoint checkpoint;
   Hid scalars = h5::open_group(file, "scalars", where);
   for (const auto& name : h5::attribute_names(scalars, where)) {
@@ -238,16 +252,18 @@ Hdf5Checkpoint read_piece(const std::filesystem::path& path, int rank, int size)
   Hid group = h5::open_group(file, group_name, where);
   std::vector<std::string> names;
   hsize_t index = 0;
-  h5::check_status(H5Literate(group, H5_INDEX_CRT_ORDER, H5_ITER_INC, &index, collect_link, &names), where,
-                   "cannot list /" + group_name);
+  h5::check_status(H5Literate(group, H5_INDEX_CRT_ORDER, H5_ITER_INC, &index, collect_link, &names),
+                   where, "cannot list /" + group_name);
   for (const auto& name : names) {
     Hid dataset = h5::open_dataset(group, name, where);
     const auto dims = h5::dataset_dims(dataset, where);
-    if (dims.size() != 2) h5::fail(where, "/" + group_name + "/" + name + " is not two-dimensional");
+    if (dims.size() != 2)
+      h5::fail(where, "/" + group_name + "/" + name + " is not two-dimensional");
     HostArray values(Kokkos::ViewAllocateWithoutInitializing(name), dims[0], dims[1]);
     if (dims[0] * dims[1] > 0)
-      h5::check_status(H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), where,
-                       "cannot read /" + group_name + "/" + name);
+      h5::check_status(
+          H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), where,
+          "cannot read /" + group_name + "/" + name);
     checkpoint.arrays.push_back({name, values});
   }
   return checkpoint;

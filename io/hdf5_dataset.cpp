@@ -21,11 +21,11 @@
 
 namespace surrox::io {
 
+using h5::create_dataset;
 using h5::Hid;
 using h5::own;
-using h5::Where;
-using h5::create_dataset;
 using h5::product;
+using h5::Where;
 using h5::write_box;
 
 namespace {
@@ -35,13 +35,14 @@ constexpr std::int64_t kFormatVersion = 1;
 constexpr hsize_t kChunkValues = 1 << 17;  // about 1 MiB of doubles per chunk
 
 const std::set<std::string>& reserved_attributes() {
-  static const std::set<std::string> names{"format", "format_version", "surrox_version", "surrox_git_describe",
-                                           "producer", "created"};
+  static const std::set<std::string> names{
+      "format", "format_version", "surrox_version", "surrox_git_describe", "producer", "created"};
   return names;
 }
 
-bool is_structured(MeshKind kind) { return kind == MeshKind::kImage || kind == MeshKind::kStructured; }
-
+bool is_structured(MeshKind kind) {
+  return kind == MeshKind::kImage || kind == MeshKind::kStructured;
+}
 
 // Chunk shape for a field dataset [T, spatial..., (C)]: one step, at most ~kChunkValues
 // values, cutting the slowest spatial axes first.
@@ -58,7 +59,8 @@ std::vector<hsize_t> field_chunk(const std::vector<hsize_t>& dims) {
 
 void check_field_name(const std::string& name) {
   if (name.empty() || name == "." || name.find('/') != std::string::npos)
-    throw InputError("invalid field name '" + name + "': names must be non-empty and contain no '/'");
+    throw InputError("invalid field name '" + name +
+                     "': names must be non-empty and contain no '/'");
 }
 
 }  // namespace
@@ -141,10 +143,12 @@ void Hdf5DatasetWriter::Impl::setup_geometry(const MeshData& local) {
   if (is_structured(kind)) {
     const auto& e = local.extent;
     bool ok = e[1] >= e[0] && e[3] >= e[2] && e[5] >= e[4];
-    if (kind == MeshKind::kStructured) ok = ok && local.points.extent(0) == local.number_of_points() &&
-                                            local.points.extent(1) == 3;
-    mpi::agree(comm, ok, "invalid " + to_string(kind) + " piece: empty extent or points not (number of points) x 3",
-               true);
+    if (kind == MeshKind::kStructured)
+      ok = ok && local.points.extent(0) == local.number_of_points() && local.points.extent(1) == 3;
+    mpi::agree(
+        comm, ok,
+        "invalid " + to_string(kind) + " piece: empty extent or points not (number of points) x 3",
+        true);
     long lows[3] = {e[0], e[2], e[4]}, highs[3] = {e[1], e[3], e[5]};
     MPI_Allreduce(MPI_IN_PLACE, lows, 3, MPI_LONG, MPI_MIN, comm);
     MPI_Allreduce(MPI_IN_PLACE, highs, 3, MPI_LONG, MPI_MAX, comm);
@@ -159,14 +163,17 @@ void Hdf5DatasetWriter::Impl::setup_geometry(const MeshData& local) {
     spacing = local.spacing;
     MPI_Bcast(origin.data(), 3, MPI_DOUBLE, 0, comm);
     MPI_Bcast(spacing.data(), 3, MPI_DOUBLE, 0, comm);
-    mpi::agree(comm, kind != MeshKind::kImage || (origin == local.origin && spacing == local.spacing),
+    mpi::agree(comm,
+               kind != MeshKind::kImage || (origin == local.origin && spacing == local.spacing),
                "image pieces with different origin or spacing", true);
     // Every piece must hold as many cells as its box in the global cell index space.
     std::vector<hsize_t> start, count, global;
     spatial_box(true, &start, &count, &global);
-    mpi::agree(comm, product(count) == local.number_of_cells(),
-               "a " + to_string(kind) + " piece must be at least 2 points thick along every axis the global extent spans",
-               true);
+    mpi::agree(
+        comm, product(count) == local.number_of_cells(),
+        "a " + to_string(kind) +
+            " piece must be at least 2 points thick along every axis the global extent spans",
+        true);
     std::vector<hsize_t> point_count;
     spatial_box(false, &start, &point_count, &global);
     points_total = product(global);
@@ -179,7 +186,8 @@ void Hdf5DatasetWriter::Impl::setup_geometry(const MeshData& local) {
   const std::size_t n_points = local.points.extent(0), n_cells = local.cell_types.size();
   bool ok = local.points.extent(1) == 3 || n_points == 0;
   std::string reason = "points must be n x 3";
-  if (ok && !(local.cell_offsets.size() == n_cells + 1 || (n_cells == 0 && local.cell_offsets.size() <= 1))) {
+  if (ok && !(local.cell_offsets.size() == n_cells + 1 ||
+              (n_cells == 0 && local.cell_offsets.size() <= 1))) {
     ok = false;
     reason = "cell_offsets must hold number of cells + 1 entries";
   }
@@ -193,7 +201,8 @@ void Hdf5DatasetWriter::Impl::setup_geometry(const MeshData& local) {
     for (auto id : local.connectivity)
       if (id < 0 || static_cast<std::size_t>(id) >= n_points) {
         ok = false;
-        reason = "connectivity refers to point " + std::to_string(id) + " of " + std::to_string(n_points);
+        reason = "connectivity refers to point " + std::to_string(id) + " of " +
+                 std::to_string(n_points);
         break;
       }
   }
@@ -213,10 +222,13 @@ void Hdf5DatasetWriter::Impl::write_mesh(const MeshData& local) {
   h5::write_attribute(mesh, "number_of_points", static_cast<std::int64_t>(points_total), where);
   h5::write_attribute(mesh, "number_of_cells", static_cast<std::int64_t>(cells_total), where);
   if (is_structured(kind)) {
-    h5::write_attribute(mesh, "extent", std::vector<std::int64_t>(global_extent.begin(), global_extent.end()), where);
+    h5::write_attribute(mesh, "extent",
+                        std::vector<std::int64_t>(global_extent.begin(), global_extent.end()),
+                        where);
     if (kind == MeshKind::kImage) {
       h5::write_attribute(mesh, "origin", std::vector<double>(origin.begin(), origin.end()), where);
-      h5::write_attribute(mesh, "spacing", std::vector<double>(spacing.begin(), spacing.end()), where);
+      h5::write_attribute(mesh, "spacing", std::vector<double>(spacing.begin(), spacing.end()),
+                          where);
       return;
     }
     std::vector<hsize_t> start, count, global;
@@ -225,27 +237,31 @@ void Hdf5DatasetWriter::Impl::write_mesh(const MeshData& local) {
     count.push_back(3);
     global.push_back(3);
     Hid points = create_dataset(mesh, "points", H5T_IEEE_F64LE, global, {}, {}, false, where);
-    write_box(points, H5T_NATIVE_DOUBLE, local.points.data(), start, count, dxpl, where, "/mesh/points");
+    write_box(points, H5T_NATIVE_DOUBLE, local.points.data(), start, count, dxpl, where,
+              "/mesh/points");
     return;
   }
 
   // Points [N, 3].
-  Hid points = create_dataset(mesh, "points", H5T_IEEE_F64LE, {points_total, 3}, {}, {}, false, where);
-  write_box(points, H5T_NATIVE_DOUBLE, local.points.data(), {point_offset, 0}, {points_local, 3}, dxpl, where,
-            "/mesh/points");
+  Hid points =
+      create_dataset(mesh, "points", H5T_IEEE_F64LE, {points_total, 3}, {}, {}, false, where);
+  write_box(points, H5T_NATIVE_DOUBLE, local.points.data(), {point_offset, 0}, {points_local, 3},
+            dxpl, where, "/mesh/points");
   // Cell types [C].
   Hid types = create_dataset(mesh, "cell_types", H5T_STD_U8LE, {cells_total}, {}, {}, false, where);
-  write_box(types, H5T_NATIVE_UINT8, local.cell_types.data(), {cell_offset}, {cells_local}, dxpl, where,
-            "/mesh/cell_types");
+  write_box(types, H5T_NATIVE_UINT8, local.cell_types.data(), {cell_offset}, {cells_local}, dxpl,
+            where, "/mesh/cell_types");
   // Connectivity [L], shifted by the points of lower ranks.
   hsize_t connectivity_total = 0;
   const hsize_t connectivity_local = local.connectivity.size();
-  const hsize_t connectivity_offset = mpi::exclusive_prefix(comm, connectivity_local, &connectivity_total);
+  const hsize_t connectivity_offset =
+      mpi::exclusive_prefix(comm, connectivity_local, &connectivity_total);
   std::vector<std::int64_t> shifted(local.connectivity);
   for (auto& id : shifted) id += static_cast<std::int64_t>(point_offset);
-  Hid connectivity = create_dataset(mesh, "connectivity", H5T_STD_I64LE, {connectivity_total}, {}, {}, false, where);
-  write_box(connectivity, H5T_NATIVE_INT64, shifted.data(), {connectivity_offset}, {connectivity_local}, dxpl, where,
-            "/mesh/connectivity");
+  Hid connectivity = create_dataset(mesh, "connectivity", H5T_STD_I64LE, {connectivity_total}, {},
+                                    {}, false, where);
+  write_box(connectivity, H5T_NATIVE_INT64, shifted.data(), {connectivity_offset},
+            {connectivity_local}, dxpl, where, "/mesh/connectivity");
   // Offsets [C + 1]: each rank its first C entries, the last rank also the closing one.
   std::vector<std::int64_t> offsets;
   for (std::size_t c = 0; c < cells_local; ++c)
@@ -255,9 +271,10 @@ void Hdf5DatasetWriter::Impl::write_mesh(const MeshData& local) {
     offsets.push_back(static_cast<std::int64_t>(connectivity_total));
     ++offsets_count;
   }
-  Hid offsets_dataset = create_dataset(mesh, "cell_offsets", H5T_STD_I64LE, {cells_total + 1}, {}, {}, false, where);
-  write_box(offsets_dataset, H5T_NATIVE_INT64, offsets.data(), {cell_offset}, {offsets_count}, dxpl, where,
-            "/mesh/cell_offsets");
+  Hid offsets_dataset =
+      create_dataset(mesh, "cell_offsets", H5T_STD_I64LE, {cells_total + 1}, {}, {}, false, where);
+  write_box(offsets_dataset, H5T_NATIVE_INT64, offsets.data(), {cell_offset}, {offsets_count}, dxpl,
+            where, "/mesh/cell_offsets");
 
   // XDMF Mixed topology, when every cell type has an XDMF equivalent.
   std::vector<std::int64_t> mixed;
@@ -286,7 +303,8 @@ void Hdf5DatasetWriter::Impl::write_mesh(const MeshData& local) {
   if (!all_mappable) return;
   hsize_t mixed_total = 0;
   const hsize_t mixed_offset = mpi::exclusive_prefix<hsize_t>(comm, mixed.size(), &mixed_total);
-  Hid topology = create_dataset(mesh, "xdmf_topology", H5T_STD_I64LE, {mixed_total}, {}, {}, false, where);
+  Hid topology =
+      create_dataset(mesh, "xdmf_topology", H5T_STD_I64LE, {mixed_total}, {}, {}, false, where);
   write_box(topology, H5T_NATIVE_INT64, mixed.data(), {mixed_offset}, {mixed.size()}, dxpl, where,
             "/mesh/xdmf_topology");
   mixed_length = mixed_total;
@@ -305,7 +323,8 @@ void Hdf5DatasetWriter::Impl::create_fields() {
     max_dims[0] = H5S_UNLIMITED;
     std::vector<hsize_t> chunk_dims = dims;
     chunk_dims[0] = 1;
-    Hid dataset = create_dataset(group, field.name, H5T_IEEE_F64LE, dims, max_dims, field_chunk(chunk_dims), true, where);
+    Hid dataset = create_dataset(group, field.name, H5T_IEEE_F64LE, dims, max_dims,
+                                 field_chunk(chunk_dims), true, where);
     h5::write_attribute(dataset, "units", field.units, where);
     h5::write_attribute(dataset, "description", field.description, where);
     h5::write_attribute(dataset, "association", std::string(on_cells ? "cell" : "point"), where);
@@ -314,9 +333,9 @@ void Hdf5DatasetWriter::Impl::create_fields() {
   }
 }
 
-Hdf5DatasetWriter::Hdf5DatasetWriter(std::filesystem::path path, MPI_Comm comm, const MeshData& local,
-                                     std::vector<FieldSpec> fields, const std::string& case_yaml,
-                                     const std::string& producer)
+Hdf5DatasetWriter::Hdf5DatasetWriter(std::filesystem::path path, MPI_Comm comm,
+                                     const MeshData& local, std::vector<FieldSpec> fields,
+                                     const std::string& case_yaml, const std::string& producer)
     : impl_(std::make_unique<Impl>()) {
   h5::quiet();
   Impl& d = *impl_;
@@ -328,7 +347,8 @@ Hdf5DatasetWriter::Hdf5DatasetWriter(std::filesystem::path path, MPI_Comm comm, 
   std::set<std::string> names;
   for (const auto& field : d.fields) {
     check_field_name(field.name);
-    if (!names.insert(field.name).second) throw InputError("field '" + field.name + "' declared twice");
+    if (!names.insert(field.name).second)
+      throw InputError("field '" + field.name + "' declared twice");
     if (field.components == 0) throw InputError("field '" + field.name + "' has no components");
   }
   d.setup_geometry(local);
@@ -347,7 +367,8 @@ Hdf5DatasetWriter::Hdf5DatasetWriter(std::filesystem::path path, MPI_Comm comm, 
   MPI_Barrier(comm);
 
   Hid fapl = own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, d.where, "cannot create property list");
-  h5::check_status(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), d.where, "cannot select the MPI-IO driver");
+  h5::check_status(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), d.where,
+                   "cannot select the MPI-IO driver");
   hid_t file = H5Fcreate(d.temporary_path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   int opened = file >= 0 ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &opened, 1, MPI_INT, MPI_MIN, comm);
@@ -357,7 +378,8 @@ Hdf5DatasetWriter::Hdf5DatasetWriter(std::filesystem::path path, MPI_Comm comm, 
   }
   d.file = Hid(file, H5Fclose);
   d.dxpl = own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, d.where, "cannot create property list");
-  h5::check_status(H5Pset_dxpl_mpio(d.dxpl, H5FD_MPIO_COLLECTIVE), d.where, "cannot select collective transfers");
+  h5::check_status(H5Pset_dxpl_mpio(d.dxpl, H5FD_MPIO_COLLECTIVE), d.where,
+                   "cannot select collective transfers");
 
   // Root attributes and the case; `created` comes from rank 0 so all ranks write the same.
   std::string created = d.rank == 0 ? utc_timestamp() : std::string();
@@ -372,11 +394,13 @@ Hdf5DatasetWriter::Hdf5DatasetWriter(std::filesystem::path path, MPI_Comm comm, 
     std::string text = case_yaml;
     mpi::broadcast(comm, &text);
     Hid type = own(H5Tcopy(H5T_C_S1), H5Tclose, d.where, "cannot create string type");
-    h5::check_status(H5Tset_size(type, std::max<std::size_t>(text.size(), 1)), d.where, "cannot size string type");
+    h5::check_status(H5Tset_size(type, std::max<std::size_t>(text.size(), 1)), d.where,
+                     "cannot size string type");
     h5::check_status(H5Tset_cset(type, H5T_CSET_UTF8), d.where, "cannot set character set");
     Hid space = own(H5Screate(H5S_SCALAR), H5Sclose, d.where, "cannot create dataspace");
-    Hid dataset = own(H5Dcreate2(d.file, "case", type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose,
-                      d.where, "cannot create dataset /case");
+    Hid dataset =
+        own(H5Dcreate2(d.file, "case", type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+            H5Dclose, d.where, "cannot create dataset /case");
     text.resize(std::max<std::size_t>(text.size(), 1), '\0');
     Hid file_space = own(H5Dget_space(dataset), H5Sclose, d.where, "cannot get dataspace");
     Hid memory_space = own(H5Screate(H5S_SCALAR), H5Sclose, d.where, "cannot create dataspace");
@@ -384,13 +408,14 @@ Hdf5DatasetWriter::Hdf5DatasetWriter(std::filesystem::path path, MPI_Comm comm, 
       H5Sselect_none(file_space);
       H5Sselect_none(memory_space);
     }
-    h5::check_status(H5Dwrite(dataset, type, memory_space, file_space, d.dxpl, text.data()), d.where,
-                     "cannot write /case");
+    h5::check_status(H5Dwrite(dataset, type, memory_space, file_space, d.dxpl, text.data()),
+                     d.where, "cannot write /case");
   }
   d.write_mesh(local);
   {
     const hsize_t zero = 0, unlimited = H5S_UNLIMITED, chunk = 1024;
-    d.time_dataset = create_dataset(d.file, "time", H5T_IEEE_F64LE, {zero}, {unlimited}, {chunk}, false, d.where);
+    d.time_dataset = create_dataset(d.file, "time", H5T_IEEE_F64LE, {zero}, {unlimited}, {chunk},
+                                    false, d.where);
   }
   d.create_fields();
 }
@@ -429,8 +454,9 @@ void Hdf5DatasetWriter::append(double time, const std::vector<NamedArray>& local
       problem = "field '" + field.name + "' missing from the step";
     } else if (found->tuples() != product(count) || found->components() != field.components) {
       problem = "field '" + field.name + "' has " + std::to_string(found->tuples()) + " x " +
-                std::to_string(found->components()) + " values on rank " + std::to_string(d.rank) + ", expected " +
-                std::to_string(product(count)) + " x " + std::to_string(field.components);
+                std::to_string(found->components()) + " values on rank " + std::to_string(d.rank) +
+                ", expected " + std::to_string(product(count)) + " x " +
+                std::to_string(field.components);
     }
     if (!problem.empty()) break;
     arrays.push_back(found);
@@ -458,7 +484,8 @@ void Hdf5DatasetWriter::append(double time, const std::vector<NamedArray>& local
       file_start.push_back(0);
       file_count.push_back(field.components);
     }
-    h5::check_status(H5Dset_extent(d.field_datasets[f], dims.data()), d.where, "cannot extend /fields/" + field.name);
+    h5::check_status(H5Dset_extent(d.field_datasets[f], dims.data()), d.where,
+                     "cannot extend /fields/" + field.name);
     // The View may be strided (a subview); HDF5 needs contiguous LayoutRight data.
     const HostArray& values = arrays[f]->values;
     const double* data = values.data();
@@ -466,7 +493,8 @@ void Hdf5DatasetWriter::append(double time, const std::vector<NamedArray>& local
     if (!values.span_is_contiguous() || values.stride(0) != values.extent(1)) {
       packed.resize(values.extent(0) * values.extent(1));
       for (std::size_t i = 0; i < values.extent(0); ++i)
-        for (std::size_t c = 0; c < values.extent(1); ++c) packed[i * values.extent(1) + c] = values(i, c);
+        for (std::size_t c = 0; c < values.extent(1); ++c)
+          packed[i * values.extent(1) + c] = values(i, c);
       data = packed.data();
     }
     write_box(d.field_datasets[f], H5T_NATIVE_DOUBLE, data, file_start, file_count, d.dxpl, d.where,
@@ -479,7 +507,8 @@ void Hdf5DatasetWriter::set_attribute(const std::string& name, double value) {
   h5::quiet();
   Impl& d = *impl_;
   if (d.closed) throw Error("set_attribute on a closed dataset " + d.final_path.string());
-  if (name.empty() || reserved_attributes().count(name)) throw InputError("attribute name '" + name + "' is reserved");
+  if (name.empty() || reserved_attributes().count(name))
+    throw InputError("attribute name '" + name + "' is reserved");
   MPI_Bcast(&value, 1, MPI_DOUBLE, 0, d.comm);
   h5::write_attribute(d.file, name, value, d.where);
 }
@@ -488,7 +517,8 @@ void Hdf5DatasetWriter::set_attribute(const std::string& name, const std::string
   h5::quiet();
   Impl& d = *impl_;
   if (d.closed) throw Error("set_attribute on a closed dataset " + d.final_path.string());
-  if (name.empty() || reserved_attributes().count(name)) throw InputError("attribute name '" + name + "' is reserved");
+  if (name.empty() || reserved_attributes().count(name))
+    throw InputError("attribute name '" + name + "' is reserved");
   std::string text = value;
   mpi::broadcast(d.comm, &text);
   h5::write_attribute(d.file, name, text, d.where);
@@ -504,7 +534,8 @@ void Hdf5DatasetWriter::close() {
   d.dxpl.reset();
   const bool flushed = d.file.reset();
   std::string problem;
-  if (!flushed) problem = "cannot close " + d.temporary_path.string() + " (" + h5::error_stack() + ")";
+  if (!flushed)
+    problem = "cannot close " + d.temporary_path.string() + " (" + h5::error_stack() + ")";
   mpi::agree(d.comm, problem.empty(), problem, false, [&] {
     if (d.rank == 0) {
       std::error_code ignored;
@@ -515,7 +546,8 @@ void Hdf5DatasetWriter::close() {
     std::error_code error;
     std::filesystem::rename(d.temporary_path, d.final_path, error);
     if (error) {
-      problem = "cannot move " + d.temporary_path.string() + " to " + d.final_path.string() + ": " + error.message();
+      problem = "cannot move " + d.temporary_path.string() + " to " + d.final_path.string() + ": " +
+                error.message();
       std::filesystem::remove(d.temporary_path, error);
     } else {
       XdmfDescription description;
@@ -529,7 +561,8 @@ void Hdf5DatasetWriter::close() {
       description.mixed_topology_length = d.mixed_length;
       description.times = d.times;
       for (const auto& field : d.fields)
-        description.fields.push_back({field.name, field.on == FieldSpec::On::kCells, field.components});
+        description.fields.push_back(
+            {field.name, field.on == FieldSpec::On::kCells, field.components});
       try {
         write_xdmf(xdmf_path_for(d.final_path), description);
       } catch (const std::exception& e) {
@@ -561,23 +594,24 @@ struct Hdf5DatasetReader::Impl {
 namespace {
 
 MeshKind parse_kind(const std::string& text, const Where& where) {
-  for (MeshKind kind : {MeshKind::kImage, MeshKind::kStructured, MeshKind::kUnstructured, MeshKind::kPolyData})
+  for (MeshKind kind :
+       {MeshKind::kImage, MeshKind::kStructured, MeshKind::kUnstructured, MeshKind::kPolyData})
     if (to_string(kind) == text) return kind;
   h5::fail(where, "unknown mesh kind '" + text + "' in /mesh");
 }
 
 template <class T>
-std::vector<T> read_all(hid_t parent, const std::string& name, hid_t memory_type, std::size_t expected,
-                        const Where& where) {
+std::vector<T> read_all(hid_t parent, const std::string& name, hid_t memory_type,
+                        std::size_t expected, const Where& where) {
   Hid dataset = h5::open_dataset(parent, name, where);
   const auto dims = h5::dataset_dims(dataset, where);
   if (product(dims) != expected)
-    h5::fail(where, "/mesh/" + name + " holds " + std::to_string(product(dims)) + " values, expected " +
-                        std::to_string(expected));
+    h5::fail(where, "/mesh/" + name + " holds " + std::to_string(product(dims)) +
+                        " values, expected " + std::to_string(expected));
   std::vector<T> values(expected);
   if (expected > 0)
-    h5::check_status(H5Dread(dataset, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), where,
-                     "cannot read /mesh/" + name);
+    h5::check_status(H5Dread(dataset, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+                     where, "cannot read /mesh/" + name);
   return values;
 }
 
@@ -585,16 +619,19 @@ HostArray read_points(hid_t mesh, std::size_t n, const Where& where) {
   HostArray points(Kokkos::ViewAllocateWithoutInitializing("points"), n, 3);
   Hid dataset = h5::open_dataset(mesh, "points", where);
   const auto dims = h5::dataset_dims(dataset, where);
-  if (dims.empty() || dims.back() != 3 || product(dims) != n * 3) h5::fail(where, "/mesh/points has the wrong shape");
+  if (dims.empty() || dims.back() != 3 || product(dims) != n * 3)
+    h5::fail(where, "/mesh/points has the wrong shape");
   if (n > 0)
-    h5::check_status(H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, points.data()), where,
-                     "cannot read /mesh/points");
+    h5::check_status(
+        H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, points.data()), where,
+        "cannot read /mesh/points");
   return points;
 }
 
 }  // namespace
 
-Hdf5DatasetReader::Hdf5DatasetReader(const std::filesystem::path& path) : impl_(std::make_unique<Impl>()) {
+Hdf5DatasetReader::Hdf5DatasetReader(const std::filesystem::path& path)
+    : impl_(std::make_unique<Impl>()) {
   Impl& d = *impl_;
   d.path = path;
   d.where = Where{path.string(), true};
@@ -605,7 +642,8 @@ Hdf5DatasetReader::Hdf5DatasetReader(const std::filesystem::path& path) : impl_(
   if (format != kFormat) h5::fail(d.where, "not a surrox dataset (format is '" + format + "')");
   const auto version = h5::read_int_attribute(d.file, "format_version", d.where);
   if (version.size() != 1 || version[0] < 1 || version[0] > kFormatVersion)
-    h5::fail(d.where, "unsupported format_version (this surrox reads " + std::to_string(kFormatVersion) + ")");
+    h5::fail(d.where, "unsupported format_version (this surrox reads " +
+                          std::to_string(kFormatVersion) + ")");
 
   Hid mesh = h5::open_group(d.file, "mesh", d.where);
   d.kind = parse_kind(h5::read_string_attribute(mesh, "kind", d.where), d.where);
@@ -631,9 +669,11 @@ Hdf5DatasetReader::Hdf5DatasetReader(const std::filesystem::path& path) : impl_(
       h5::fail(d.where, "/fields/" + name + ": association must be point or cell");
     field.on = association == "cell" ? FieldSpec::On::kCells : FieldSpec::On::kPoints;
     const auto components = h5::read_int_attribute(dataset, "components", d.where);
-    if (components.size() != 1 || components[0] < 1) h5::fail(d.where, "/fields/" + name + ": bad components");
+    if (components.size() != 1 || components[0] < 1)
+      h5::fail(d.where, "/fields/" + name + ": bad components");
     field.components = static_cast<std::size_t>(components[0]);
-    if (h5::has_attribute(dataset, "units")) field.units = h5::read_string_attribute(dataset, "units", d.where);
+    if (h5::has_attribute(dataset, "units"))
+      field.units = h5::read_string_attribute(dataset, "units", d.where);
     if (h5::has_attribute(dataset, "description"))
       field.description = h5::read_string_attribute(dataset, "description", d.where);
     d.fields.push_back(std::move(field));
@@ -653,8 +693,9 @@ std::vector<double> Hdf5DatasetReader::times() const {
   if (dims.size() != 1) h5::fail(impl_->where, "/time must be one-dimensional");
   std::vector<double> values(dims[0]);
   if (!values.empty())
-    h5::check_status(H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), impl_->where,
-                     "cannot read /time");
+    h5::check_status(
+        H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+        impl_->where, "cannot read /time");
   return values;
 }
 
@@ -682,7 +723,8 @@ MeshData Hdf5DatasetReader::mesh() const {
     if (d.kind == MeshKind::kImage) {
       const auto origin = h5::read_double_attribute(group, "origin", d.where);
       const auto spacing = h5::read_double_attribute(group, "spacing", d.where);
-      if (origin.size() != 3 || spacing.size() != 3) h5::fail(d.where, "/mesh origin and spacing must hold 3 values");
+      if (origin.size() != 3 || spacing.size() != 3)
+        h5::fail(d.where, "/mesh origin and spacing must hold 3 values");
       std::copy(origin.begin(), origin.end(), mesh.origin.begin());
       std::copy(spacing.begin(), spacing.end(), mesh.spacing.begin());
     } else {
@@ -692,17 +734,21 @@ MeshData Hdf5DatasetReader::mesh() const {
   }
   mesh.points = read_points(group, d.points, d.where);
   mesh.cell_types = read_all<std::uint8_t>(group, "cell_types", H5T_NATIVE_UINT8, d.cells, d.where);
-  mesh.cell_offsets = read_all<std::int64_t>(group, "cell_offsets", H5T_NATIVE_INT64, d.cells + 1, d.where);
+  mesh.cell_offsets =
+      read_all<std::int64_t>(group, "cell_offsets", H5T_NATIVE_INT64, d.cells + 1, d.where);
   Hid connectivity = h5::open_dataset(group, "connectivity", d.where);
   const auto length = product(h5::dataset_dims(connectivity, d.where));
   connectivity.reset();
-  mesh.connectivity = read_all<std::int64_t>(group, "connectivity", H5T_NATIVE_INT64, length, d.where);
+  mesh.connectivity =
+      read_all<std::int64_t>(group, "connectivity", H5T_NATIVE_INT64, length, d.where);
   // Validate what later code indexes with.
-  if (mesh.cell_offsets.front() != 0 || mesh.cell_offsets.back() != static_cast<std::int64_t>(length) ||
+  if (mesh.cell_offsets.front() != 0 ||
+      mesh.cell_offsets.back() != static_cast<std::int64_t>(length) ||
       !std::is_sorted(mesh.cell_offsets.begin(), mesh.cell_offsets.end()))
     h5::fail(d.where, "/mesh/cell_offsets is inconsistent with /mesh/connectivity");
   for (auto id : mesh.connectivity)
-    if (id < 0 || static_cast<std::size_t>(id) >= d.points) h5::fail(d.where, "/mesh/connectivity out of range");
+    if (id < 0 || static_cast<std::size_t>(id) >= d.points)
+      h5::fail(d.where, "/mesh/connectivity out of range");
   return mesh;
 }
 
@@ -721,24 +767,28 @@ HostArray Hdf5DatasetReader::read(const std::string& name, std::size_t step) con
   auto dims = h5::dataset_dims(dataset, d.where);
   if (dims.size() < 2) h5::fail(d.where, "/fields/" + name + " has too few dimensions");
   if (step >= dims[0])
-    h5::fail(d.where, "step " + std::to_string(step) + " out of range: /fields/" + name + " holds " +
-                          std::to_string(dims[0]) + " steps");
+    h5::fail(d.where, "step " + std::to_string(step) + " out of range: /fields/" + name +
+                          " holds " + std::to_string(dims[0]) + " steps");
   const std::size_t tuples = d.tuples(*field);
   if (product(dims, 1) != tuples * field->components)
-    h5::fail(d.where, "/fields/" + name + " holds " + std::to_string(product(dims, 1)) + " values per step, expected " +
-                          std::to_string(tuples) + " x " + std::to_string(field->components));
+    h5::fail(d.where, "/fields/" + name + " holds " + std::to_string(product(dims, 1)) +
+                          " values per step, expected " + std::to_string(tuples) + " x " +
+                          std::to_string(field->components));
   std::vector<hsize_t> start(dims.size(), 0), count = dims;
   start[0] = step;
   count[0] = 1;
   Hid file_space = own(H5Dget_space(dataset), H5Sclose, d.where, "cannot get dataspace");
-  h5::check_status(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
-                   d.where, "cannot select step");
+  h5::check_status(
+      H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
+      d.where, "cannot select step");
   HostArray values(Kokkos::ViewAllocateWithoutInitializing(name), tuples, field->components);
   const hsize_t total = tuples * field->components;
-  Hid memory_space = own(H5Screate_simple(1, &total, nullptr), H5Sclose, d.where, "cannot create dataspace");
+  Hid memory_space =
+      own(H5Screate_simple(1, &total, nullptr), H5Sclose, d.where, "cannot create dataspace");
   if (total > 0)
-    h5::check_status(H5Dread(dataset, H5T_NATIVE_DOUBLE, memory_space, file_space, H5P_DEFAULT, values.data()),
-                     d.where, "cannot read /fields/" + name + " step " + std::to_string(step));
+    h5::check_status(
+        H5Dread(dataset, H5T_NATIVE_DOUBLE, memory_space, file_space, H5P_DEFAULT, values.data()),
+        d.where, "cannot read /fields/" + name + " step " + std::to_string(step));
   return values;
 }
 
@@ -762,7 +812,8 @@ MeshCollection read_hdf5_dataset(const std::filesystem::path& path) {
   const MeshData mesh = reader.mesh();
   const auto fields = reader.fields();
   MeshCollection collection;
-  collection.kind = times.size() == 1 ? MeshCollection::Kind::kSingle : MeshCollection::Kind::kTimeSeries;
+  collection.kind =
+      times.size() == 1 ? MeshCollection::Kind::kSingle : MeshCollection::Kind::kTimeSeries;
   for (std::size_t step = 0; step < times.size(); ++step) {
     MeshEntry entry;
     entry.time = times[step];
@@ -770,7 +821,8 @@ MeshCollection read_hdf5_dataset(const std::filesystem::path& path) {
     entry.mesh = mesh;  // entries share the geometry Views
     for (const auto& field : fields) {
       NamedArray array{field.name, reader.read(field.name, step)};
-      (field.on == FieldSpec::On::kCells ? entry.mesh.cell_data : entry.mesh.point_data).push_back(std::move(array));
+      (field.on == FieldSpec::On::kCells ? entry.mesh.cell_data : entry.mesh.point_data)
+          .push_back(std::move(array));
     }
     collection.entries.push_back(std::move(entry));
   }
@@ -792,14 +844,16 @@ bool same_mesh(const MeshData& a, const MeshData& b) {
   if (is_structured(a.kind) && a.extent != b.extent) return false;
   if (a.kind == MeshKind::kImage) return a.origin == b.origin && a.spacing == b.spacing;
   if (!same_values(a.points, b.points)) return false;
-  return a.cell_types == b.cell_types && a.cell_offsets == b.cell_offsets && a.connectivity == b.connectivity;
+  return a.cell_types == b.cell_types && a.cell_offsets == b.cell_offsets &&
+         a.connectivity == b.connectivity;
 }
 
 }  // namespace
 
 void write_hdf5_dataset(const MeshCollection& series, const std::filesystem::path& path,
                         const std::string& producer) {
-  if (series.entries.empty()) throw InputError("nothing to write to " + path.string() + ": no datasets");
+  if (series.entries.empty())
+    throw InputError("nothing to write to " + path.string() + ": no datasets");
   const MeshData& first = series.entries.front().mesh;
   std::vector<FieldSpec> fields;
   std::set<std::string> names;
@@ -809,24 +863,29 @@ void write_hdf5_dataset(const MeshCollection& series, const std::filesystem::pat
   }
   for (const auto& array : first.cell_data) {
     if (names.count(array.name))
-      throw InputError("point and cell arrays both named '" + array.name + "': an HDF5 dataset needs unique names",
+      throw InputError("point and cell arrays both named '" + array.name +
+                           "': an HDF5 dataset needs unique names",
                        ErrorContext{path.string()});
     fields.push_back({array.name, FieldSpec::On::kCells, array.components(), "", ""});
   }
   for (const auto& entry : series.entries) {
     if (!same_mesh(entry.mesh, first)) {
-      throw InputError(std::string(series.kind == MeshCollection::Kind::kMultiBlock
-                                       ? "multiblock datasets whose blocks have different meshes are not supported"
-                                       : "time steps with different meshes are not supported") +
-                           " by the HDF5 dataset format (entry '" + entry.name + "' differs from '" +
-                           series.entries.front().name + "'); write one file per block",
-                       ErrorContext{path.string()});
+      throw InputError(
+          std::string(
+              series.kind == MeshCollection::Kind::kMultiBlock
+                  ? "multiblock datasets whose blocks have different meshes are not supported"
+                  : "time steps with different meshes are not supported") +
+              " by the HDF5 dataset format (entry '" + entry.name + "' differs from '" +
+              series.entries.front().name + "'); write one file per block",
+          ErrorContext{path.string()});
     }
     for (const auto& field : fields) {
-      const NamedArray* array = field.on == FieldSpec::On::kCells ? entry.mesh.find_cell_array(field.name)
-                                                                  : entry.mesh.find_point_array(field.name);
+      const NamedArray* array = field.on == FieldSpec::On::kCells
+                                    ? entry.mesh.find_cell_array(field.name)
+                                    : entry.mesh.find_point_array(field.name);
       if (!array || array->components() != field.components)
-        throw InputError("entry '" + entry.name + "' lacks array '" + field.name + "' (or its component count differs)",
+        throw InputError("entry '" + entry.name + "' lacks array '" + field.name +
+                             "' (or its component count differs)",
                          ErrorContext{path.string()});
     }
   }

@@ -41,8 +41,9 @@ struct FieldSpec {
 // close() removes its temporary file and leaves nothing under `path`.
 class Hdf5DatasetWriter {
  public:
-  Hdf5DatasetWriter(std::filesystem::path path, MPI_Comm comm, const MeshData& local, std::vector<FieldSpec> fields,
-                    const std::string& case_yaml, const std::string& producer);
+  Hdf5DatasetWriter(std::filesystem::path path, MPI_Comm comm, const MeshData& local,
+                    std::vector<FieldSpec> fields, const std::string& case_yaml,
+                    const std::string& producer);
   ~Hdf5DatasetWriter();
   Hdf5DatasetWriter(Hdf5DatasetWriter&&) noexcept;
   Hdf5DatasetWriter& operator=(Hdf5DatasetWriter&&) noexcept;
@@ -54,7 +55,9 @@ class Hdf5DatasetWriter {
   // (format, format_version, surrox_version, producer, created) are refused.
   void set_attribute(const std::string& name, double value);
   void set_attribute(const std::string& name, const std::string& value);
-  void set_attribute(const std::string& name, const char* value) { set_attribute(name, std::string(value)); }
+  void set_attribute(const std::string& name, const char* value) {
+    set_attribute(name, std::string(value));
+  }
 
   std::size_t steps() const;
   const std::filesystem::path& path() const;

@@ -18,23 +18,35 @@ namespace {
 std::string dtype_name(hid_t type) {
   const std::size_t bits = H5Tget_size(type) * 8;
   switch (H5Tget_class(type)) {
-    case H5T_INTEGER: return (H5Tget_sign(type) == H5T_SGN_NONE ? "uint" : "int") + std::to_string(bits);
-    case H5T_FLOAT: return "float" + std::to_string(bits);
-    case H5T_STRING: return "string";
-    case H5T_COMPOUND: return "compound";
-    case H5T_ENUM: return "enum";
-    case H5T_ARRAY: return "array";
-    case H5T_OPAQUE: return "opaque";
-    case H5T_BITFIELD: return "bitfield";
-    case H5T_REFERENCE: return "reference";
-    case H5T_VLEN: return "vlen";
-    default: return "unknown";
+    case H5T_INTEGER:
+      return (H5Tget_sign(type) == H5T_SGN_NONE ? "uint" : "int") + std::to_string(bits);
+    case H5T_FLOAT:
+      return "float" + std::to_string(bits);
+    case H5T_STRING:
+      return "string";
+    case H5T_COMPOUND:
+      return "compound";
+    case H5T_ENUM:
+      return "enum";
+    case H5T_ARRAY:
+      return "array";
+    case H5T_OPAQUE:
+      return "opaque";
+    case H5T_BITFIELD:
+      return "bitfield";
+    case H5T_REFERENCE:
+      return "reference";
+    case H5T_VLEN:
+      return "vlen";
+    default:
+      return "unknown";
   }
 }
 
 // Min/max over the finite values of a numeric dataset, reading blocks of at most ~1 Mi values
 // and stopping after kDescribeScanLimit values.
-void scan_range(hid_t dataset, const std::vector<hsize_t>& dims, Hdf5ObjectInfo* info, const Where& where) {
+void scan_range(hid_t dataset, const std::vector<hsize_t>& dims, Hdf5ObjectInfo* info,
+                const Where& where) {
   constexpr hsize_t kBlock = 1 << 20;
   double low = std::numeric_limits<double>::infinity(), high = -low;
   bool any = false;
@@ -48,8 +60,9 @@ void scan_range(hid_t dataset, const std::vector<hsize_t>& dims, Hdf5ObjectInfo*
   };
   if (dims.empty()) {  // scalar
     std::vector<double> value(1);
-    h5::check_status(H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, value.data()), where,
-                     "cannot read " + info->path);
+    h5::check_status(
+        H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, value.data()), where,
+        "cannot read " + info->path);
     consume(value);
   } else {
     // Split at the slowest axis `a` whose trailing block fits: iterate over the leading
@@ -78,11 +91,14 @@ void scan_range(hid_t dataset, const std::vector<hsize_t>& dims, Hdf5ObjectInfo*
         count[axis] = std::min(rows, dims[axis] - row);
         hsize_t n = 1;
         for (auto c : count) n *= c;
-        h5::check_status(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
+        h5::check_status(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start.data(), nullptr,
+                                             count.data(), nullptr),
                          where, "cannot select in " + info->path);
-        Hid memory_space = own(H5Screate_simple(1, &n, nullptr), H5Sclose, where, "cannot create dataspace");
+        Hid memory_space =
+            own(H5Screate_simple(1, &n, nullptr), H5Sclose, where, "cannot create dataspace");
         std::vector<double> values(n);
-        h5::check_status(H5Dread(dataset, H5T_NATIVE_DOUBLE, memory_space, file_space, H5P_DEFAULT, values.data()),
+        h5::check_status(H5Dread(dataset, H5T_NATIVE_DOUBLE, memory_space, file_space, H5P_DEFAULT,
+                                 values.data()),
                          where, "cannot read " + info->path);
         consume(values);
         scanned += n;
@@ -128,7 +144,8 @@ herr_t visit(hid_t root, const char* name, const H5L_info_t* link, void* data) {
   auto& state = *static_cast<VisitState*>(data);
   if (link->type != H5L_TYPE_HARD) return 0;  // soft and external links: not followed
   const Where& where = *state.where;
-  Hid object = own(H5Oopen(root, name, H5P_DEFAULT), H5Oclose, where, std::string("cannot open /") + name);
+  Hid object =
+      own(H5Oopen(root, name, H5P_DEFAULT), H5Oclose, where, std::string("cannot open /") + name);
   Hdf5ObjectInfo info;
   info.path = std::string("/") + name;
   const H5I_type_t type = H5Iget_type(object);
@@ -141,7 +158,8 @@ herr_t visit(hid_t root, const char* name, const H5L_info_t* link, void* data) {
     const H5T_class_t type_class = H5Tget_class(dtype);
     hsize_t n = 1;
     for (auto d : dims) n *= d;
-    if ((type_class == H5T_INTEGER || type_class == H5T_FLOAT) && n > 0) scan_range(object, dims, &info, where);
+    if ((type_class == H5T_INTEGER || type_class == H5T_FLOAT) && n > 0)
+      scan_range(object, dims, &info, where);
   } else if (type != H5I_GROUP) {
     return 0;  // named datatypes
   }

@@ -19,7 +19,8 @@ class Hid {
   Hid() = default;
   Hid(hid_t id, Closer closer) : id_(id), closer_(closer) {}
   ~Hid() { reset(); }
-  Hid(Hid&& other) noexcept : id_(std::exchange(other.id_, H5I_INVALID_HID)), closer_(other.closer_) {}
+  Hid(Hid&& other) noexcept
+      : id_(std::exchange(other.id_, H5I_INVALID_HID)), closer_(other.closer_) {}
   Hid& operator=(Hid&& other) noexcept {
     if (this != &other) {
       reset();
@@ -74,17 +75,22 @@ bool has_link(hid_t parent, const std::string& name);
 bool has_attribute(hid_t object, const std::string& name);
 
 // Attributes. Strings are fixed-length, null-terminated UTF-8; numbers are little-endian
-// float64 / int64 scalars or 1-D arrays. In parallel these are collective: same value on every rank.
-void write_attribute(hid_t object, const std::string& name, const std::string& value, const Where& where);
+// float64 / int64 scalars or 1-D arrays. In parallel these are collective: same value on every
+// rank.
+void write_attribute(hid_t object, const std::string& name, const std::string& value,
+                     const Where& where);
 void write_attribute(hid_t object, const std::string& name, double value, const Where& where);
 void write_attribute(hid_t object, const std::string& name, std::int64_t value, const Where& where);
-void write_attribute(hid_t object, const std::string& name, const std::vector<double>& values, const Where& where);
+void write_attribute(hid_t object, const std::string& name, const std::vector<double>& values,
+                     const Where& where);
 void write_attribute(hid_t object, const std::string& name, const std::vector<std::int64_t>& values,
                      const Where& where);
 
 std::string read_string_attribute(hid_t object, const std::string& name, const Where& where);
-std::vector<double> read_double_attribute(hid_t object, const std::string& name, const Where& where);
-std::vector<std::int64_t> read_int_attribute(hid_t object, const std::string& name, const Where& where);
+std::vector<double> read_double_attribute(hid_t object, const std::string& name,
+                                          const Where& where);
+std::vector<std::int64_t> read_int_attribute(hid_t object, const std::string& name,
+                                             const Where& where);
 // Any attribute as text: strings as they are, numbers joined by ", " (at most 16 values).
 std::string attribute_as_text(hid_t object, const std::string& name, const Where& where);
 std::vector<std::string> attribute_names(hid_t object, const Where& where);
@@ -112,12 +118,13 @@ hsize_t product(const std::vector<hsize_t>& values, std::size_t from = 0);
 inline constexpr unsigned kDeflateLevel = 4;
 // A float/int dataset of shape dims (max_dims empty: fixed size); chunked when chunk is not
 // empty, then optionally shuffled and deflate-compressed. No fill: every value gets written.
-Hid create_dataset(hid_t parent, const std::string& name, hid_t type, const std::vector<hsize_t>& dims,
-                   const std::vector<hsize_t>& max_dims, const std::vector<hsize_t>& chunk, bool compress,
-                   const Where& where);
+Hid create_dataset(hid_t parent, const std::string& name, hid_t type,
+                   const std::vector<hsize_t>& dims, const std::vector<hsize_t>& max_dims,
+                   const std::vector<hsize_t>& chunk, bool compress, const Where& where);
 // Writes this rank's box [start, start+count) of `dataset` (collective under MPI-IO when dxpl
 // says so; count may be all zero).
-void write_box(hid_t dataset, hid_t memory_type, const void* data, const std::vector<hsize_t>& start,
-               const std::vector<hsize_t>& count, hid_t dxpl, const Where& where, const std::string& what);
+void write_box(hid_t dataset, hid_t memory_type, const void* data,
+               const std::vector<hsize_t>& start, const std::vector<hsize_t>& count, hid_t dxpl,
+               const Where& where, const std::string& what);
 
 }  // namespace surrox::io::h5

@@ -33,7 +33,8 @@ inline void agree(MPI_Comm comm, bool ok, std::string message, bool input,
   long length = static_cast<long>(message.size());
   MPI_Bcast(&length, 1, MPI_LONG, first_failing, comm);
   message.resize(static_cast<std::size_t>(length));
-  if (length > 0) MPI_Bcast(message.data(), static_cast<int>(length), MPI_CHAR, first_failing, comm);
+  if (length > 0)
+    MPI_Bcast(message.data(), static_cast<int>(length), MPI_CHAR, first_failing, comm);
   if (cleanup) cleanup();
   if (size > 1) message += " [rank " + std::to_string(first_failing) + "]";
   if (input) throw InputError(message);

@@ -33,26 +33,28 @@ bool parses_as_number(const std::string& text, double* value) {
   return true;
 }
 
-
 // A 1-D array of fixed-length strings (h5py reads it as bytes objects).
-void write_string_array(hid_t parent, const std::string& name, const std::vector<std::string>& values,
-                        const Where& where) {
+void write_string_array(hid_t parent, const std::string& name,
+                        const std::vector<std::string>& values, const Where& where) {
   std::size_t width = 1;
   for (const auto& v : values) width = std::max(width, v.size() + 1);
   std::vector<char> packed(values.size() * width, '\0');
-  for (std::size_t i = 0; i < values.size(); ++i) std::copy(values[i].begin(), values[i].end(), &packed[i * width]);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    std::copy(values[i].begin(), values[i].end(), &packed[i * width]);
   Hid type = h5::string_type(width, where);
   const hsize_t n = values.size();
-  Hid space = own(H5Screate_simple(1, &n, nullptr), H5Sclose, where, "cannot create dataspace for " + name);
-  Hid dataset = own(H5Dcreate2(parent, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose,
-                    where, "cannot create dataset " + name);
+  Hid space =
+      own(H5Screate_simple(1, &n, nullptr), H5Sclose, where, "cannot create dataspace for " + name);
+  Hid dataset =
+      own(H5Dcreate2(parent, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+          H5Dclose, where, "cannot create dataset " + name);
   if (n > 0)
     h5::check_status(H5Dwrite(dataset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, packed.data()), where,
                      "cannot write " + name);
 }
 
-std::vector<std::string> read_string_array(hid_t parent, const std::string& name, std::size_t expected,
-                                           const Where& where) {
+std::vector<std::string> read_string_array(hid_t parent, const std::string& name,
+                                           std::size_t expected, const Where& where) {
   Hid dataset = h5::open_dataset(parent, name, where);
   Hid type = own(H5Dget_type(dataset), H5Tclose, where, "cannot read type of " + name);
   if (H5Tget_class(type) != H5T_STRING || H5Tis_variable_str(type) != 0)
@@ -74,14 +76,18 @@ std::vector<std::string> read_string_array(hid_t parent, const std::string& name
   return values;
 }
 
-void write_doubles(hid_t parent, const std::string& name, const std::vector<double>& values, const Where& where) {
-  Hid dataset = h5::create_dataset(parent, name, H5T_IEEE_F64LE, {values.size()}, {}, {}, false, where);
+void write_doubles(hid_t parent, const std::string& name, const std::vector<double>& values,
+                   const Where& where) {
+  Hid dataset =
+      h5::create_dataset(parent, name, H5T_IEEE_F64LE, {values.size()}, {}, {}, false, where);
   if (!values.empty())
-    h5::check_status(H5Dwrite(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), where,
-                     "cannot write " + name);
+    h5::check_status(
+        H5Dwrite(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), where,
+        "cannot write " + name);
 }
 
-std::vector<double> read_doubles(hid_t parent, const std::string& name, std::size_t expected, const Where& where) {
+std::vector<double> read_doubles(hid_t parent, const std::string& name, std::size_t expected,
+                                 const Where& where) {
   Hid dataset = h5::open_dataset(parent, name, where);
   const auto dims = h5::dataset_dims(dataset, where);
   if (h5::product(dims) != expected)
@@ -89,8 +95,9 @@ std::vector<double> read_doubles(hid_t parent, const std::string& name, std::siz
                         std::to_string(expected));
   std::vector<double> values(expected);
   if (expected > 0)
-    h5::check_status(H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), where,
-                     "cannot read " + name);
+    h5::check_status(
+        H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), where,
+        "cannot read " + name);
   return values;
 }
 
@@ -134,20 +141,23 @@ void SweepDatasetWriter::Impl::lay_out(const SweepCase& first) {
   kind = mesh.kind;
   extent = mesh.extent;
   points = mesh.number_of_points();
-  Hid mesh_group = own(H5Gcreate2(file, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, where,
-                       "cannot create /mesh");
+  Hid mesh_group = own(H5Gcreate2(file, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
+                       where, "cannot create /mesh");
   h5::write_attribute(mesh_group, "kind", to_string(kind), where);
-  h5::write_attribute(mesh_group, "extent", std::vector<std::int64_t>(extent.begin(), extent.end()), where);
+  h5::write_attribute(mesh_group, "extent", std::vector<std::int64_t>(extent.begin(), extent.end()),
+                      where);
   h5::write_attribute(mesh_group, "number_of_points", static_cast<std::int64_t>(points), where);
   if (kind == MeshKind::kImage) {
-    h5::write_attribute(mesh_group, "origin", std::vector<double>(mesh.origin.begin(), mesh.origin.end()), where);
-    h5::write_attribute(mesh_group, "spacing", std::vector<double>(mesh.spacing.begin(), mesh.spacing.end()), where);
+    h5::write_attribute(mesh_group, "origin",
+                        std::vector<double>(mesh.origin.begin(), mesh.origin.end()), where);
+    h5::write_attribute(mesh_group, "spacing",
+                        std::vector<double>(mesh.spacing.begin(), mesh.spacing.end()), where);
   } else if (kind == MeshKind::kStructured) {
-    points_dataset = h5::create_dataset(mesh_group, "points", H5T_IEEE_F64LE, {cases, points, 3}, {},
-                                        {1, points, 3}, true, where);
+    points_dataset = h5::create_dataset(mesh_group, "points", H5T_IEEE_F64LE, {cases, points, 3},
+                                        {}, {1, points, 3}, true, where);
   } else {
-    throw InputError("sweep datasets hold structured or image meshes; case '" + first.name + "' has a " +
-                     to_string(kind) + " mesh");
+    throw InputError("sweep datasets hold structured or image meshes; case '" + first.name +
+                     "' has a " + to_string(kind) + " mesh");
   }
   fields_group = h5::create_ordered_group(file, "fields", where);
   auto add = [&](const NamedArray& array, bool on_cells) {
@@ -171,11 +181,12 @@ void SweepDatasetWriter::Impl::lay_out(const SweepCase& first) {
 
 void SweepDatasetWriter::Impl::check_matches(const SweepCase& c) const {
   const auto differs = [&](const std::string& what) {
-    throw InputError("sweep case '" + c.name + "' cannot join " + final_path.string() + ": " + what +
-                     " differs from the first case's");
+    throw InputError("sweep case '" + c.name + "' cannot join " + final_path.string() + ": " +
+                     what + " differs from the first case's");
   };
   if (c.mesh.kind != kind || c.mesh.number_of_points() != points) differs("the mesh kind or size");
-  if ((kind == MeshKind::kStructured || kind == MeshKind::kImage) && c.mesh.extent != extent) differs("the grid extent");
+  if ((kind == MeshKind::kStructured || kind == MeshKind::kImage) && c.mesh.extent != extent)
+    differs("the grid extent");
   if (c.parameters.size() != parameter_names.size()) differs("the parameter list");
   for (const auto& name : parameter_names)
     if (!c.parameters.count(name)) differs("the parameter list");
@@ -183,8 +194,8 @@ void SweepDatasetWriter::Impl::check_matches(const SweepCase& c) const {
     if (!c.results.count(name)) differs("the list of results");
 }
 
-SweepDatasetWriter::SweepDatasetWriter(std::filesystem::path path, std::size_t cases, const std::string& sweep_yaml,
-                                       const std::string& producer)
+SweepDatasetWriter::SweepDatasetWriter(std::filesystem::path path, std::size_t cases,
+                                       const std::string& sweep_yaml, const std::string& producer)
     : impl_(std::make_unique<Impl>()) {
   h5::quiet();
   Impl& d = *impl_;
@@ -195,13 +206,15 @@ SweepDatasetWriter::SweepDatasetWriter(std::filesystem::path path, std::size_t c
   d.cases = cases;
   d.written.assign(cases, false);
   d.names.resize(cases);
-  if (cases == 0) throw InputError("a sweep dataset needs at least one case: " + d.final_path.string());
-  if (d.final_path.has_parent_path()) std::filesystem::create_directories(d.final_path.parent_path());
+  if (cases == 0)
+    throw InputError("a sweep dataset needs at least one case: " + d.final_path.string());
+  if (d.final_path.has_parent_path())
+    std::filesystem::create_directories(d.final_path.parent_path());
   Hid fcpl = own(H5Pcreate(H5P_FILE_CREATE), H5Pclose, d.where, "cannot create property list");
-  h5::check_status(H5Pset_link_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED), d.where,
-                   "cannot track creation order");
-  d.file = own(H5Fcreate(d.temporary_path.c_str(), H5F_ACC_TRUNC, fcpl, H5P_DEFAULT), H5Fclose, d.where,
-               "cannot create " + d.temporary_path.string());
+  h5::check_status(H5Pset_link_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
+                   d.where, "cannot track creation order");
+  d.file = own(H5Fcreate(d.temporary_path.c_str(), H5F_ACC_TRUNC, fcpl, H5P_DEFAULT), H5Fclose,
+               d.where, "cannot create " + d.temporary_path.string());
   h5::write_attribute(d.file, "format", std::string(kFormat), d.where);
   h5::write_attribute(d.file, "format_version", kFormatVersion, d.where);
   h5::write_attribute(d.file, "surrox_version", std::string(kVersion), d.where);
@@ -234,16 +247,18 @@ void SweepDatasetWriter::write(std::size_t index, const SweepCase& sweep_case) {
   d.check_matches(sweep_case);
   const MeshData& mesh = sweep_case.mesh;
   if (d.points_dataset)
-    h5::write_box(*d.points_dataset, H5T_NATIVE_DOUBLE, mesh.points.data(), {index, 0, 0}, {1, d.points, 3},
-                  H5P_DEFAULT, d.where, "/mesh/points");
+    h5::write_box(*d.points_dataset, H5T_NATIVE_DOUBLE, mesh.points.data(), {index, 0, 0},
+                  {1, d.points, 3}, H5P_DEFAULT, d.where, "/mesh/points");
   for (std::size_t a = 0; a < d.arrays.size(); ++a) {
     const ArrayLayout& layout = d.arrays[a];
-    const NamedArray* array = layout.on_cells ? mesh.find_cell_array(layout.name) : mesh.find_point_array(layout.name);
+    const NamedArray* array =
+        layout.on_cells ? mesh.find_cell_array(layout.name) : mesh.find_point_array(layout.name);
     if (!array || array->tuples() != layout.tuples || array->components() != layout.components)
       throw InputError("sweep case '" + sweep_case.name + "' lacks array '" + layout.name +
                        "' with the first case's shape");
     h5::write_box(d.array_datasets[a], H5T_NATIVE_DOUBLE, array->values.data(), {index, 0, 0},
-                  {1, layout.tuples, layout.components}, H5P_DEFAULT, d.where, "/fields/" + layout.name);
+                  {1, layout.tuples, layout.components}, H5P_DEFAULT, d.where,
+                  "/fields/" + layout.name);
   }
   for (std::size_t p = 0; p < d.parameter_names.size(); ++p)
     d.parameter_values[p][index] = sweep_case.parameters.at(d.parameter_names[p]);
@@ -282,7 +297,8 @@ void SweepDatasetWriter::close() {
   d.array_datasets.clear();
   d.points_dataset.reset();
   d.fields_group.reset();
-  if (!d.file.reset()) throw Error("cannot close " + d.temporary_path.string() + " (" + h5::error_stack() + ")");
+  if (!d.file.reset())
+    throw Error("cannot close " + d.temporary_path.string() + " (" + h5::error_stack() + ")");
   d.closed = true;
   std::error_code error;
   std::filesystem::rename(d.temporary_path, d.final_path, error);
@@ -307,26 +323,33 @@ struct SweepDatasetReader::Impl {
   std::vector<std::size_t> tuples;
 };
 
-SweepDatasetReader::SweepDatasetReader(const std::filesystem::path& path) : impl_(std::make_unique<Impl>()) {
+SweepDatasetReader::SweepDatasetReader(const std::filesystem::path& path)
+    : impl_(std::make_unique<Impl>()) {
   h5::quiet();
   Impl& d = *impl_;
   d.path = path;
   d.where = Where{path.string(), true};
   d.file = h5::open_for_reading(path, d.where);
-  if (!h5::has_attribute(d.file, "format") || h5::read_string_attribute(d.file, "format", d.where) != kFormat)
+  if (!h5::has_attribute(d.file, "format") ||
+      h5::read_string_attribute(d.file, "format", d.where) != kFormat)
     h5::fail(d.where, "not a surrox sweep dataset (no format = \"surrox-sweep\" attribute)");
   const auto version = h5::read_int_attribute(d.file, "format_version", d.where);
   if (version.size() != 1 || version[0] > kFormatVersion)
-    h5::fail(d.where, "format_version is newer than this surrox reads (" + std::to_string(kFormatVersion) + ")");
+    h5::fail(d.where, "format_version is newer than this surrox reads (" +
+                          std::to_string(kFormatVersion) + ")");
   const auto cases = h5::read_int_attribute(d.file, "cases", d.where);
   if (cases.size() != 1 || cases[0] < 1) h5::fail(d.where, "bad 'cases' attribute");
   d.cases = static_cast<std::size_t>(cases[0]);
-  if (!h5::has_link(d.file, "case_names")) h5::fail(d.where, "incomplete: no /case_names (the writer never closed)");
+  if (!h5::has_link(d.file, "case_names"))
+    h5::fail(d.where, "incomplete: no /case_names (the writer never closed)");
   Hid mesh = h5::open_group(d.file, "mesh", d.where);
   const std::string kind = h5::read_string_attribute(mesh, "kind", d.where);
-  if (kind == to_string(MeshKind::kImage)) d.kind = MeshKind::kImage;
-  else if (kind == to_string(MeshKind::kStructured)) d.kind = MeshKind::kStructured;
-  else h5::fail(d.where, "/mesh kind '" + kind + "' is not a structured or image mesh");
+  if (kind == to_string(MeshKind::kImage))
+    d.kind = MeshKind::kImage;
+  else if (kind == to_string(MeshKind::kStructured))
+    d.kind = MeshKind::kStructured;
+  else
+    h5::fail(d.where, "/mesh kind '" + kind + "' is not a structured or image mesh");
   const auto extent = h5::read_int_attribute(mesh, "extent", d.where);
   if (extent.size() != 6) h5::fail(d.where, "/mesh extent must hold 6 values");
   std::copy(extent.begin(), extent.end(), d.extent.begin());
@@ -337,11 +360,13 @@ SweepDatasetReader::SweepDatasetReader(const std::filesystem::path& path) : impl
   for (const auto& name : h5::link_names(fields, d.where)) {
     Hid dataset = h5::open_dataset(fields, name, d.where);
     const auto dims = h5::dataset_dims(dataset, d.where);
-    if (dims.size() != 3 || dims[0] != d.cases) h5::fail(d.where, "/fields/" + name + " is not [case, tuples, components]");
+    if (dims.size() != 3 || dims[0] != d.cases)
+      h5::fail(d.where, "/fields/" + name + " is not [case, tuples, components]");
     FieldSpec spec;
     spec.name = name;
-    spec.on = h5::read_string_attribute(dataset, "association", d.where) == "cell" ? FieldSpec::On::kCells
-                                                                                   : FieldSpec::On::kPoints;
+    spec.on = h5::read_string_attribute(dataset, "association", d.where) == "cell"
+                  ? FieldSpec::On::kCells
+                  : FieldSpec::On::kPoints;
     spec.components = dims[2];
     d.fields.push_back(spec);
     d.tuples.push_back(dims[1]);
@@ -373,16 +398,19 @@ namespace {
 HostArray read_case_slab(hid_t dataset, std::size_t index, std::size_t cases, std::size_t tuples,
                          std::size_t components, const Where& where, const std::string& what) {
   if (index >= cases)
-    throw InputError(where.file + ": case " + std::to_string(index) + " out of range (" + std::to_string(cases) +
-                     " cases)");
+    throw InputError(where.file + ": case " + std::to_string(index) + " out of range (" +
+                     std::to_string(cases) + " cases)");
   HostArray values(Kokkos::ViewAllocateWithoutInitializing(what), tuples, components);
   Hid file_space = own(H5Dget_space(dataset), H5Sclose, where, "cannot get dataspace of " + what);
   const std::vector<hsize_t> start{index, 0, 0}, count{1, tuples, components};
-  h5::check_status(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
-                   where, "cannot select in " + what);
-  Hid memory_space = own(H5Screate_simple(3, count.data(), nullptr), H5Sclose, where, "cannot create dataspace");
-  h5::check_status(H5Dread(dataset, H5T_NATIVE_DOUBLE, memory_space, file_space, H5P_DEFAULT, values.data()), where,
-                   "cannot read " + what);
+  h5::check_status(
+      H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
+      where, "cannot select in " + what);
+  Hid memory_space =
+      own(H5Screate_simple(3, count.data(), nullptr), H5Sclose, where, "cannot create dataspace");
+  h5::check_status(
+      H5Dread(dataset, H5T_NATIVE_DOUBLE, memory_space, file_space, H5P_DEFAULT, values.data()),
+      where, "cannot read " + what);
   return values;
 }
 
@@ -407,7 +435,8 @@ HostArray SweepDatasetReader::read(const std::string& field, std::size_t index) 
     if (d.fields[f].name != field) continue;
     Hid group = h5::open_group(d.file, "fields", d.where);
     Hid dataset = h5::open_dataset(group, field, d.where);
-    return read_case_slab(dataset, index, d.cases, d.tuples[f], d.fields[f].components, d.where, "/fields/" + field);
+    return read_case_slab(dataset, index, d.cases, d.tuples[f], d.fields[f].components, d.where,
+                          "/fields/" + field);
   }
   std::vector<std::string> names;
   for (const auto& f : d.fields) names.push_back(f.name);
@@ -425,7 +454,8 @@ std::vector<std::string> SweepDatasetReader::parameter_names() const {
 std::vector<double> SweepDatasetReader::parameter(const std::string& name) const {
   h5::quiet();
   Hid group = h5::open_group(impl_->file, "parameters", impl_->where);
-  if (!h5::has_link(group, name)) throw InputError(impl_->path.string() + " has no parameter '" + name + "'");
+  if (!h5::has_link(group, name))
+    throw InputError(impl_->path.string() + " has no parameter '" + name + "'");
   Hid dataset = h5::open_dataset(group, name, impl_->where);
   Hid type = own(H5Dget_type(dataset), H5Tclose, impl_->where, "cannot read type of " + name);
   if (H5Tget_class(type) == H5T_STRING)
@@ -436,12 +466,15 @@ std::vector<double> SweepDatasetReader::parameter(const std::string& name) const
 std::vector<std::string> SweepDatasetReader::parameter_text(const std::string& name) const {
   h5::quiet();
   Hid group = h5::open_group(impl_->file, "parameters", impl_->where);
-  if (!h5::has_link(group, name)) throw InputError(impl_->path.string() + " has no parameter '" + name + "'");
+  if (!h5::has_link(group, name))
+    throw InputError(impl_->path.string() + " has no parameter '" + name + "'");
   Hid dataset = h5::open_dataset(group, name, impl_->where);
   Hid type = own(H5Dget_type(dataset), H5Tclose, impl_->where, "cannot read type of " + name);
-  if (H5Tget_class(type) == H5T_STRING) return read_string_array(group, name, impl_->cases, impl_->where);
+  if (H5Tget_class(type) == H5T_STRING)
+    return read_string_array(group, name, impl_->cases, impl_->where);
   std::vector<std::string> text;
-  for (double v : read_doubles(group, name, impl_->cases, impl_->where)) text.push_back(h5::format_double(v));
+  for (double v : read_doubles(group, name, impl_->cases, impl_->where))
+    text.push_back(h5::format_double(v));
   return text;
 }
 
@@ -454,7 +487,8 @@ std::vector<std::string> SweepDatasetReader::result_names() const {
 std::vector<double> SweepDatasetReader::result(const std::string& name) const {
   h5::quiet();
   Hid group = h5::open_group(impl_->file, "results", impl_->where);
-  if (!h5::has_link(group, name)) throw InputError(impl_->path.string() + " has no result '" + name + "'");
+  if (!h5::has_link(group, name))
+    throw InputError(impl_->path.string() + " has no result '" + name + "'");
   return read_doubles(group, name, impl_->cases, impl_->where);
 }
 

@@ -4,10 +4,14 @@ namespace surrox::io {
 
 std::string to_string(MeshKind kind) {
   switch (kind) {
-    case MeshKind::kImage: return "image";
-    case MeshKind::kStructured: return "structured";
-    case MeshKind::kUnstructured: return "unstructured";
-    case MeshKind::kPolyData: return "polydata";
+    case MeshKind::kImage:
+      return "image";
+    case MeshKind::kStructured:
+      return "structured";
+    case MeshKind::kUnstructured:
+      return "unstructured";
+    case MeshKind::kPolyData:
+      return "polydata";
   }
   return "?";
 }

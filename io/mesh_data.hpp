@@ -4,7 +4,6 @@
 // column = component). Readers fill it from any VTK/ParaView file; writers take it; HDF5
 // datasets store it; surrogates::as_tensor turns its arrays into tensors without a copy.
 #include <Kokkos_Core.hpp>
-
 #include <array>
 #include <cstdint>
 #include <string>

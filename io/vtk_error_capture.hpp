@@ -34,7 +34,8 @@ class VtkErrorCapture {
   static void on_event(vtkObject* caller, unsigned long event, void* self, void* message);
 
   vtkCallbackCommand* command_ = nullptr;  // owned (reference counted)
-  std::vector<std::pair<vtkObject*, unsigned long>> observers_;  // each object referenced once per entry
+  std::vector<std::pair<vtkObject*, unsigned long>>
+      observers_;  // each object referenced once per entry
   std::vector<std::string> errors_, warnings_;
   int saved_display_mode_ = 0;
   int saved_log_verbosity_ = 0;

@@ -19,12 +19,23 @@ std::string escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -32,7 +43,8 @@ std::string escape(const std::string& text) {
 
 std::string join(const std::vector<std::size_t>& values) {
   std::string text;
-  for (std::size_t i = 0; i < values.size(); ++i) text += (i ? " " : "") + std::to_string(values[i]);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    text += (i ? " " : "") + std::to_string(values[i]);
   return text;
 }
 
@@ -53,11 +65,16 @@ std::vector<std::size_t> spatial_dims(const XdmfDescription& d, bool on_cells) {
 
 const char* attribute_type(std::size_t components) {
   switch (components) {
-    case 1: return "Scalar";
-    case 3: return "Vector";
-    case 6: return "Tensor6";
-    case 9: return "Tensor";
-    default: return "Matrix";
+    case 1:
+      return "Scalar";
+    case 3:
+      return "Vector";
+    case 6:
+      return "Tensor6";
+    case 9:
+      return "Tensor";
+    default:
+      return "Matrix";
   }
 }
 
@@ -73,36 +90,39 @@ void write_mesh(std::ostream& out, const XdmfDescription& d, const std::string& 
     case MeshKind::kImage:
       out << indent << "<Topology TopologyType=\"" << (flat ? "2DCoRectMesh" : "3DCoRectMesh")
           << "\" Dimensions=\"" << mesh_dims << "\"/>\n"
-          << indent << "<Geometry GeometryType=\"" << (flat ? "ORIGIN_DXDY" : "ORIGIN_DXDYDZ") << "\">\n"
+          << indent << "<Geometry GeometryType=\"" << (flat ? "ORIGIN_DXDY" : "ORIGIN_DXDYDZ")
+          << "\">\n"
           << indent << "  <DataItem Dimensions=\"" << (flat ? 2 : 3)
           << "\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">"
-          << (flat ? "" : number(d.origin[2]) + " ") << number(d.origin[1]) << ' ' << number(d.origin[0])
-          << "</DataItem>\n"
+          << (flat ? "" : number(d.origin[2]) + " ") << number(d.origin[1]) << ' '
+          << number(d.origin[0]) << "</DataItem>\n"
           << indent << "  <DataItem Dimensions=\"" << (flat ? 2 : 3)
           << "\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">"
-          << (flat ? "" : number(d.spacing[2]) + " ") << number(d.spacing[1]) << ' ' << number(d.spacing[0])
-          << "</DataItem>\n"
+          << (flat ? "" : number(d.spacing[2]) + " ") << number(d.spacing[1]) << ' '
+          << number(d.spacing[0]) << "</DataItem>\n"
           << indent << "</Geometry>\n";
       return;
     case MeshKind::kStructured:
-      out << indent << "<Topology TopologyType=\"" << (flat ? "2DSMesh" : "3DSMesh") << "\" Dimensions=\""
-          << mesh_dims << "\"/>\n"
+      out << indent << "<Topology TopologyType=\"" << (flat ? "2DSMesh" : "3DSMesh")
+          << "\" Dimensions=\"" << mesh_dims << "\"/>\n"
           << indent << "<Geometry GeometryType=\"XYZ\">\n"
-          << indent << "  <DataItem Dimensions=\"" << point_dims << " 3\" NumberType=\"Float\" Precision=\"8\" "
+          << indent << "  <DataItem Dimensions=\"" << point_dims
+          << " 3\" NumberType=\"Float\" Precision=\"8\" "
           << "Format=\"HDF\">" << escape(h5) << ":/mesh/points</DataItem>\n"
           << indent << "</Geometry>\n";
       return;
     case MeshKind::kUnstructured:
     case MeshKind::kPolyData:
       if (d.mixed_topology_length > 0) {
-        out << indent << "<Topology TopologyType=\"Mixed\" NumberOfElements=\"" << d.number_of_cells << "\">\n"
+        out << indent << "<Topology TopologyType=\"Mixed\" NumberOfElements=\"" << d.number_of_cells
+            << "\">\n"
             << indent << "  <DataItem Dimensions=\"" << d.mixed_topology_length
             << "\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">" << escape(h5)
             << ":/mesh/xdmf_topology</DataItem>\n"
             << indent << "</Topology>\n";
       } else {
-        out << indent << "<Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << d.number_of_points
-            << "\" NodesPerElement=\"1\"/>\n";
+        out << indent << "<Topology TopologyType=\"Polyvertex\" NumberOfElements=\""
+            << d.number_of_points << "\" NodesPerElement=\"1\"/>\n";
       }
       out << indent << "<Geometry GeometryType=\"XYZ\">\n"
           << indent << "  <DataItem Dimensions=\"" << d.number_of_points
@@ -113,12 +133,13 @@ void write_mesh(std::ostream& out, const XdmfDescription& d, const std::string& 
   }
 }
 
-void write_field(std::ostream& out, const XdmfDescription& d, const XdmfField& field, std::size_t step,
-                 const std::string& indent) {
+void write_field(std::ostream& out, const XdmfDescription& d, const XdmfField& field,
+                 std::size_t step, const std::string& indent) {
   if (field.on_cells && !structured(d.kind) && d.mixed_topology_length == 0) return;
   std::vector<std::size_t> dims = spatial_dims(d, field.on_cells);
   if (field.components > 1) dims.push_back(field.components);
-  std::vector<std::size_t> start(dims.size() + 1, 0), stride(dims.size() + 1, 1), count{1}, full{d.times.size()};
+  std::vector<std::size_t> start(dims.size() + 1, 0), stride(dims.size() + 1, 1), count{1},
+      full{d.times.size()};
   start[0] = step;
   count.insert(count.end(), dims.begin(), dims.end());
   full.insert(full.end(), dims.begin(), dims.end());
@@ -126,14 +147,18 @@ void write_field(std::ostream& out, const XdmfDescription& d, const XdmfField& f
   std::vector<std::size_t> slab_dims = dims;
   if (structured(d.kind) && d.point_dims[2] == 1) slab_dims.erase(slab_dims.begin());
   out << indent << "<Attribute Name=\"" << escape(field.name) << "\" AttributeType=\""
-      << attribute_type(field.components) << "\" Center=\"" << (field.on_cells ? "Cell" : "Node") << "\">\n"
+      << attribute_type(field.components) << "\" Center=\"" << (field.on_cells ? "Cell" : "Node")
+      << "\">\n"
       // The slab's own shape drops the time axis: ParaView's Xdmf2 reader expects
       // [nk, nj, ni(, C)] for structured grids (a leading 1 made it misread or drop arrays).
-      << indent << "  <DataItem ItemType=\"HyperSlab\" Dimensions=\"" << join(slab_dims) << "\" Type=\"HyperSlab\">\n"
-      << indent << "    <DataItem Dimensions=\"3 " << count.size() << "\" Format=\"XML\">" << join(start) << "  "
-      << join(stride) << "  " << join(count) << "</DataItem>\n"
-      << indent << "    <DataItem Dimensions=\"" << join(full) << "\" NumberType=\"Float\" Precision=\"8\" "
-      << "Format=\"HDF\">" << escape(d.h5_reference) << ":/fields/" << escape(field.name) << "</DataItem>\n"
+      << indent << "  <DataItem ItemType=\"HyperSlab\" Dimensions=\"" << join(slab_dims)
+      << "\" Type=\"HyperSlab\">\n"
+      << indent << "    <DataItem Dimensions=\"3 " << count.size() << "\" Format=\"XML\">"
+      << join(start) << "  " << join(stride) << "  " << join(count) << "</DataItem>\n"
+      << indent << "    <DataItem Dimensions=\"" << join(full)
+      << "\" NumberType=\"Float\" Precision=\"8\" "
+      << "Format=\"HDF\">" << escape(d.h5_reference) << ":/fields/" << escape(field.name)
+      << "</DataItem>\n"
       << indent << "  </DataItem>\n"
       << indent << "</Attribute>\n";
 }
@@ -144,7 +169,8 @@ std::string xdmf_document(const XdmfDescription& d) {
   std::ostringstream out;
   out << "<?xml version=\"1.0\" ?>\n"
       << "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
-      << "<!-- surrox dataset sidecar: heavy data in " << escape(d.h5_reference) << " (docs/formats.md) -->\n"
+      << "<!-- surrox dataset sidecar: heavy data in " << escape(d.h5_reference)
+      << " (docs/formats.md) -->\n"
       << "<Xdmf Version=\"2.0\">\n"
       << "  <Domain>\n";
   if (d.times.empty()) {
@@ -180,23 +206,47 @@ std::filesystem::path xdmf_path_for(const std::filesystem::path& h5_path) {
 int xdmf_cell_type(int vtk_type, bool* needs_count) {
   *needs_count = false;
   switch (vtk_type) {
-    case 1: case 2: *needs_count = true; return 1;   // vertex, poly vertex → Polyvertex
-    case 3: case 4: *needs_count = true; return 2;   // line, poly line → Polyline
-    case 7: *needs_count = true; return 3;           // polygon
-    case 5: return 4;                                // triangle
-    case 8: case 9: return 5;                        // pixel (reordered), quad → Quadrilateral
-    case 10: return 6;                               // tetra
-    case 14: return 7;                               // pyramid
-    case 13: return 8;                               // wedge
-    case 11: case 12: return 9;                      // voxel (reordered), hexahedron
-    case 21: return 34;                              // quadratic edge → Edge_3
-    case 22: return 36;                              // quadratic triangle → Tri_6
-    case 23: return 37;                              // quadratic quad → Quad_8
-    case 24: return 38;                              // quadratic tetra → Tet_10
-    case 27: return 39;                              // quadratic pyramid → Pyramid_13
-    case 26: return 40;                              // quadratic wedge → Wedge_15
-    case 25: return 48;                              // quadratic hexahedron → Hex_20
-    default: return -1;                              // triangle strip, polyhedron, ...
+    case 1:
+    case 2:
+      *needs_count = true;
+      return 1;  // vertex, poly vertex → Polyvertex
+    case 3:
+    case 4:
+      *needs_count = true;
+      return 2;  // line, poly line → Polyline
+    case 7:
+      *needs_count = true;
+      return 3;  // polygon
+    case 5:
+      return 4;  // triangle
+    case 8:
+    case 9:
+      return 5;  // pixel (reordered), quad → Quadrilateral
+    case 10:
+      return 6;  // tetra
+    case 14:
+      return 7;  // pyramid
+    case 13:
+      return 8;  // wedge
+    case 11:
+    case 12:
+      return 9;  // voxel (reordered), hexahedron
+    case 21:
+      return 34;  // quadratic edge → Edge_3
+    case 22:
+      return 36;  // quadratic triangle → Tri_6
+    case 23:
+      return 37;  // quadratic quad → Quad_8
+    case 24:
+      return 38;  // quadratic tetra → Tet_10
+    case 27:
+      return 39;  // quadratic pyramid → Pyramid_13
+    case 26:
+      return 40;  // quadratic wedge → Wedge_15
+    case 25:
+      return 48;  // quadratic hexahedron → Hex_20
+    default:
+      return -1;  // triangle strip, polyhedron, ...
   }
 }
 

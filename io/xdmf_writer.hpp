@@ -22,7 +22,7 @@ struct XdmfField {
 struct XdmfDescription {
   std::string h5_reference;  // the .h5 file as the XML names it: relative to the sidecar's folder
   MeshKind kind = MeshKind::kImage;
-  std::array<long, 3> point_dims{1, 1, 1};  // ni, nj, nk (image, structured)
+  std::array<long, 3> point_dims{1, 1, 1};                  // ni, nj, nk (image, structured)
   std::array<double, 3> origin{0, 0, 0}, spacing{1, 1, 1};  // x, y, z (image)
   std::size_t number_of_points = 0, number_of_cells = 0;
   // Length of /mesh/xdmf_topology (unstructured, polydata); 0 when the cells have no XDMF

@@ -9,7 +9,7 @@
 namespace surrox::mesh {
 
 struct CartesianGrid {
-  std::array<long, 3> points{2, 2, 1};       // nx, ny, nz
+  std::array<long, 3> points{2, 2, 1};  // nx, ny, nz
   std::array<double, 3> length{1.0, 1.0, 0.0};
 
   double spacing(int axis) const {

@@ -27,8 +27,8 @@ struct CurvilinearGrid {
 };
 
 struct GridMetrics {
-  HostMatrix area;            // cell areas, ni × nj (positive on a valid grid)
-  HostMatrix xc, yc;          // cell centroids, ni × nj
+  HostMatrix area;    // cell areas, ni × nj (positive on a valid grid)
+  HostMatrix xc, yc;  // cell centroids, ni × nj
   // Face normals scaled by the face length.
   // i-faces: face (i, j) joins nodes (i, j)–(i, j+1), separates cells (i−1, j) and (i, j) and
   // points toward +i; (ni + 1) × nj. j-faces: face (i, j) joins nodes (i, j)–(i+1, j), separates
@@ -36,7 +36,7 @@ struct GridMetrics {
   // normal points into the flow.
   HostMatrix sx_i, sy_i;
   HostMatrix sx_j, sy_j;
-  HostMatrix wall_distance;   // distance from each cell centroid to the surface polyline, ni × nj
+  HostMatrix wall_distance;  // distance from each cell centroid to the surface polyline, ni × nj
 };
 
 // Areas, centroids, face normals and wall distance. Throws InputError naming the worst cell when

@@ -5,6 +5,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/scripts/build.sh"
 cd "$root"
+bash scripts/check_format.sh  # clang-format is installed by the bootstrap that build.sh ran
 start=$(date +%s)
 ctest --preset "${SURROX_PRESET:-release}" -j "$(nproc)" "$@"
 echo "test: suite took $(( $(date +%s) - start )) s"

@@ -8,8 +8,9 @@ namespace surrox::solvers {
 namespace {
 
 void register_all(SolverRegistry& solvers) {
-  solvers.add("heat", {[] { return std::make_unique<heat::HeatSolver>(); }, heat::HeatSolver::schema(),
-                       "explicit 2D/3D heat equation with an exact solution (the demo solver)"});
+  solvers.add("heat",
+              {[] { return std::make_unique<heat::HeatSolver>(); }, heat::HeatSolver::schema(),
+               "explicit 2D/3D heat equation with an exact solution (the demo solver)"});
   md::register_solvers(solvers);
   rayleigh_benard::register_solvers(solvers);
   airfoil::register_solvers(solvers);

@@ -3,7 +3,6 @@
 // queued on a device count in the phase that launched them. Solvers report these through
 // Solver::phase_times().
 #include <Kokkos_Core.hpp>
-
 #include <chrono>
 #include <map>
 #include <string>
@@ -16,7 +15,8 @@ class ScopedPhase {
       : sink_(sink), name_(name), start_(std::chrono::steady_clock::now()) {}
   ~ScopedPhase() {
     Kokkos::fence();
-    sink_[name_] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    sink_[name_] +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
   ScopedPhase(const ScopedPhase&) = delete;
   ScopedPhase& operator=(const ScopedPhase&) = delete;

@@ -20,9 +20,9 @@ class Hdf5Checkpoint;
 namespace surrox::solvers {
 
 struct StepReport {
-  long step = 0;     // steps taken so far
-  double time = 0;   // simulated time after the step
-  double dt = 0;     // the step just taken
+  long step = 0;    // steps taken so far
+  double time = 0;  // simulated time after the step
+  double dt = 0;    // the step just taken
 };
 
 using Diagnostics = std::map<std::string, double>;

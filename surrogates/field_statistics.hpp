@@ -3,6 +3,7 @@
 // zero-copy tensors of the state: the run command's use of the Kokkos↔torch bridge until
 // the surrogates and couplers arrive. Torch-free header so apps/ need not pull in torch.
 #include <mpi.h>
+
 #include <nlohmann/json.hpp>
 
 #include "core/field_set.hpp"

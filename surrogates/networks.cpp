@@ -39,7 +39,9 @@ class Mlp final : public Network {
 // 3×3 convolution on the O-grid: circular padding along i (the last axis), replicated along j.
 class GridConv final : public torch::nn::Module {
  public:
-  GridConv(long in, long out) { conv_ = register_module("conv", torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, 3))); }
+  GridConv(long in, long out) {
+    conv_ = register_module("conv", torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, 3)));
+  }
   torch::Tensor forward(torch::Tensor x) {
     namespace F = torch::nn::functional;
     x = F::pad(x, F::PadFuncOptions({1, 1, 0, 0}).mode(torch::kCircular));
@@ -53,7 +55,8 @@ class GridConv final : public torch::nn::Module {
 
 class UNet final : public Network {
  public:
-  UNet(const CaseNode& c, long in, long out) : depth_(c.integer("depth")), act_(c.string("activation")) {
+  UNet(const CaseNode& c, long in, long out)
+      : depth_(c.integer("depth")), act_(c.string("activation")) {
     long width = c.integer("base_channels"), previous = in;
     for (long level = 0; level <= depth_; ++level) {
       down_.push_back(block("down" + std::to_string(level), previous, width));
@@ -70,10 +73,12 @@ class UNet final : public Network {
 
   torch::Tensor forward(const torch::Tensor& input) override {
     namespace F = torch::nn::functional;
-    // Pad both axes to multiples of 2^depth (circularly in i, by replication in j), crop at the end.
+    // Pad both axes to multiples of 2^depth (circularly in i, by replication in j), crop at the
+    // end.
     const long multiple = 1L << depth_;
     const long nj = input.size(2), ni = input.size(3);
-    const long pj = (multiple - nj % multiple) % multiple, pi = (multiple - ni % multiple) % multiple;
+    const long pj = (multiple - nj % multiple) % multiple,
+               pi = (multiple - ni % multiple) % multiple;
     torch::Tensor x = input;
     if (pi) x = F::pad(x, F::PadFuncOptions({0, pi, 0, 0}).mode(torch::kCircular));
     if (pj) x = F::pad(x, F::PadFuncOptions({0, 0, 0, pj}).mode(torch::kReplicate));
@@ -102,7 +107,8 @@ class UNet final : public Network {
   };
   Block block(const std::string& name, long in, long out) {
     Block b{register_module(name + "_a", std::make_shared<GridConv>(in, out)),
-            register_module(name + "_b", std::make_shared<GridConv>(out, out)), activation(act_), activation(act_)};
+            register_module(name + "_b", std::make_shared<GridConv>(out, out)), activation(act_),
+            activation(act_)};
     return b;
   }
   torch::Tensor run(Block& b, const torch::Tensor& x) {
@@ -130,14 +136,20 @@ struct BuiltIns {
 const BuiltIns& built_ins() {
   static const BuiltIns b = [] {
     BuiltIns r;
-    Schema mlp("per-point multilayer perceptron (arXiv:2106.01775): a grid cell's inputs → its outputs");
-    mlp.integers("hidden", "widths of the hidden layers").at_least(1).fallback("[256, 256, 256, 256]");
+    Schema mlp(
+        "per-point multilayer perceptron (arXiv:2106.01775): a grid cell's inputs → its outputs");
+    mlp.integers("hidden", "widths of the hidden layers")
+        .at_least(1)
+        .fallback("[256, 256, 256, 256]");
     mlp.choice("activation", kActivations, "activation after each hidden layer").fallback("gelu");
     r.add("mlp", SampleLayout::kPoints,
           {[](const CaseNode& c, long in, long out) { return std::make_unique<Mlp>(c, in, out); },
            mlp, mlp.doc()});
-    Schema unet("U-Net on the structured grid, periodic in i: all channels on the grid → all outputs");
-    unet.integer("base_channels", "channels of the first level (doubling per level)").at_least(1).fallback("32");
+    Schema unet(
+        "U-Net on the structured grid, periodic in i: all channels on the grid → all outputs");
+    unet.integer("base_channels", "channels of the first level (doubling per level)")
+        .at_least(1)
+        .fallback("32");
     unet.integer("depth", "number of down-sampling levels").at_least(1).at_most(6).fallback("3");
     unet.choice("activation", kActivations, "activation after each convolution").fallback("gelu");
     r.add("unet", SampleLayout::kGrid,

@@ -6,13 +6,17 @@ namespace surrox::surrogates {
 namespace {
 
 // mean and scale shaped to broadcast over x's channel axis 1.
-std::pair<torch::Tensor, torch::Tensor> broadcastable(const Normalization& n, const torch::Tensor& x) {
+std::pair<torch::Tensor, torch::Tensor> broadcastable(const Normalization& n,
+                                                      const torch::Tensor& x) {
   if (x.dim() < 2 || x.size(1) != static_cast<long>(n.mean.size()))
-    throw InputError("normalisation for " + std::to_string(n.mean.size()) + " channels applied to a tensor with " +
-                     (x.dim() < 2 ? std::string("no channel axis") : std::to_string(x.size(1)) + " channels"));
+    throw InputError(
+        "normalisation for " + std::to_string(n.mean.size()) +
+        " channels applied to a tensor with " +
+        (x.dim() < 2 ? std::string("no channel axis") : std::to_string(x.size(1)) + " channels"));
   std::vector<long> shape(x.dim(), 1);
   shape[1] = static_cast<long>(n.mean.size());
-  return {torch::tensor(n.mean, x.options()).reshape(shape), torch::tensor(n.scale, x.options()).reshape(shape)};
+  return {torch::tensor(n.mean, x.options()).reshape(shape),
+          torch::tensor(n.scale, x.options()).reshape(shape)};
 }
 
 }  // namespace
@@ -27,7 +31,9 @@ torch::Tensor Normalization::invert(const torch::Tensor& x) const {
   return x * s + m;
 }
 
-nlohmann::json Normalization::to_json() const { return {{"names", names}, {"mean", mean}, {"scale", scale}}; }
+nlohmann::json Normalization::to_json() const {
+  return {{"names", names}, {"mean", mean}, {"scale", scale}};
+}
 
 Normalization Normalization::from_json(const nlohmann::json& j) {
   Normalization n;

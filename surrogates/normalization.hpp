@@ -3,10 +3,9 @@
 // the training data on the training cases, saved with every model, applied by every surrogate.
 #include <torch/torch.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace surrox::surrogates {
 

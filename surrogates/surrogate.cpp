@@ -83,7 +83,8 @@ nlohmann::json SurrogateMetadata::to_json() const {
 
 SurrogateMetadata SurrogateMetadata::from_json(const nlohmann::json& j, const std::string& source) {
   try {
-    if (j.at("format").get<std::string>() != kFormat) throw InputError(source + ": not a surrox surrogate");
+    if (j.at("format").get<std::string>() != kFormat)
+      throw InputError(source + ": not a surrox surrogate");
     const int version = j.at("format_version").get<int>();
     if (version > kFormatVersion)
       throw InputError(source + ": written by a newer surrox (format_version " +
@@ -139,8 +140,8 @@ std::unique_ptr<Surrogate> Surrogate::load(const std::filesystem::path& path) {
         archive.read("network", weights);
         network->load(weights);
       } catch (const c10::Error& e) {
-        throw InputError(source + ": the weights do not fit the " + metadata.network + " it describes (" +
-                         e.what_without_backtrace() + ")");
+        throw InputError(source + ": the weights do not fit the " + metadata.network +
+                         " it describes (" + e.what_without_backtrace() + ")");
       }
       network->eval();
       return std::make_unique<Surrogate>(std::move(network), std::move(metadata));
@@ -155,8 +156,10 @@ std::unique_ptr<Surrogate> Surrogate::load(const std::filesystem::path& path) {
     throw InputError(source + ": not a model (neither a surrox model nor a TorchScript file)");
   }
   if (extra[kMetadataFile].empty())
-    throw InputError(source + ": a TorchScript model needs surrox metadata: save it with "
-                              "torch.jit.save(model, path, _extra_files={'surrox.json': ...}) (docs/formats.md)");
+    throw InputError(
+        source +
+        ": a TorchScript model needs surrox metadata: save it with "
+        "torch.jit.save(model, path, _extra_files={'surrox.json': ...}) (docs/formats.md)");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(extra[kMetadataFile]);
@@ -165,11 +168,13 @@ std::unique_ptr<Surrogate> Surrogate::load(const std::filesystem::path& path) {
   }
   SurrogateMetadata metadata = SurrogateMetadata::from_json(j, source);
   metadata.network = "torchscript";
-  return std::make_unique<Surrogate>(std::make_shared<ScriptNetwork>(std::move(module)), std::move(metadata));
+  return std::make_unique<Surrogate>(std::make_shared<ScriptNetwork>(std::move(module)),
+                                     std::move(metadata));
 }
 
 void Surrogate::save(const std::filesystem::path& path) const {
-  if (metadata_.network == "torchscript") throw Error("TorchScript models are saved from Python, not by surrox");
+  if (metadata_.network == "torchscript")
+    throw Error("TorchScript models are saved from Python, not by surrox");
   torch::serialize::OutputArchive archive, weights;
   network_->save(weights);
   archive.write("network", weights);

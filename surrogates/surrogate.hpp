@@ -26,7 +26,8 @@ struct SurrogateMetadata {
   std::vector<InputDescription> input_domains;  // what the inputs live on (the training grid, ...)
   Normalization inputs, outputs;
   std::string surrox_version;
-  nlohmann::json training = nlohmann::json::object();  // what the trainer reports (epochs, losses, data)
+  nlohmann::json training =
+      nlohmann::json::object();  // what the trainer reports (epochs, losses, data)
 
   // Writes format_version 2; reads 1 (a "grid_cells" pair, now a structured_grid input) and 2.
   nlohmann::json to_json() const;

@@ -7,9 +7,9 @@
 // as long as the tensor does, even after every other handle to the View is gone.
 // as_tensor(view, dtype) converts explicitly (that one copies). copy_into(tensor, view) writes
 // a tensor back into a View, converting dtype, device and layout as needed.
-#include <Kokkos_Core.hpp>
 #include <torch/torch.h>
 
+#include <Kokkos_Core.hpp>
 #include <type_traits>
 #include <vector>
 
@@ -49,8 +49,9 @@ torch::Tensor as_tensor(const View& view) {
   const auto options = torch::TensorOptions()
                            .dtype(c10::CppTypeToScalarType<Value>::value)
                            .device(TorchDeviceOf<typename View::memory_space>::get());
-  return torch::from_blob(const_cast<Value*>(view.data()), sizes, strides,
-                          [keep_alive](void*) { delete keep_alive; }, options);
+  return torch::from_blob(
+      const_cast<Value*>(view.data()), sizes, strides, [keep_alive](void*) { delete keep_alive; },
+      options);
 }
 
 // An explicit conversion: a new tensor of `dtype` (a copy unless dtype already matches).

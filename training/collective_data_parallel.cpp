@@ -3,8 +3,6 @@
 #define USE_C10D_GLOO 1
 #include "training/collective_data_parallel.hpp"
 
-#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +11,8 @@
 #include <cstdio>
 #include <string>
 #include <thread>
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <utility>
 
 #include "core/error.hpp"
@@ -25,9 +25,12 @@ namespace {
 MPI_Datatype mpi_sum_type(const torch::Tensor& t) {
   if (!t.device().is_cpu()) return MPI_DATATYPE_NULL;
   switch (t.scalar_type()) {
-    case torch::kFloat: return MPI_FLOAT;
-    case torch::kDouble: return MPI_DOUBLE;
-    default: return MPI_DATATYPE_NULL;
+    case torch::kFloat:
+      return MPI_FLOAT;
+    case torch::kDouble:
+      return MPI_DOUBLE;
+    default:
+      return MPI_DATATYPE_NULL;
   }
 }
 
@@ -39,7 +42,9 @@ MPI_Datatype mpi_sum_type(const torch::Tensor& t) {
 void wait_politely(std::vector<MPI_Request>& requests) {
   const auto start = std::chrono::steady_clock::now();
   int done = 0;
-  while (MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE), !done) {
+  while (
+      MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE),
+      !done) {
     if (std::chrono::steady_clock::now() - start > std::chrono::microseconds(300))
       std::this_thread::sleep_for(std::chrono::microseconds(20));
   }
@@ -50,9 +55,10 @@ void wait_politely(std::vector<MPI_Request>& requests) {
 bool back_to_back(const std::vector<torch::Tensor>& tensors) {
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     if (!tensors[i].is_contiguous()) return false;
-    if (i > 0 && (!tensors[i].storage().is_alias_of(tensors[0].storage()) ||
-                  static_cast<const char*>(tensors[i].data_ptr()) !=
-                      static_cast<const char*>(tensors[i - 1].data_ptr()) + tensors[i - 1].nbytes()))
+    if (i > 0 &&
+        (!tensors[i].storage().is_alias_of(tensors[0].storage()) ||
+         static_cast<const char*>(tensors[i].data_ptr()) !=
+             static_cast<const char*>(tensors[i - 1].data_ptr()) + tensors[i - 1].nbytes()))
       return false;
   }
   return true;
@@ -60,7 +66,8 @@ bool back_to_back(const std::vector<torch::Tensor>& tensors) {
 
 class CollectiveDataParallel final : public DataParallel {
  public:
-  CollectiveDataParallel(MPI_Comm comm, DataParallelOptions options) : comm_(comm), options_(options) {
+  CollectiveDataParallel(MPI_Comm comm, DataParallelOptions options)
+      : comm_(comm), options_(options) {
     MPI_Comm_rank(comm, &rank_);
     MPI_Comm_size(comm, &size_);
   }
@@ -75,7 +82,8 @@ class CollectiveDataParallel final : public DataParallel {
     std::size_t bytes = 0;
     for (const auto& g : gradients) {
       const bool fits = !buckets.empty() && bytes + g.nbytes() <= options_.bucket_bytes &&
-                        buckets.back().front().dtype() == g.dtype() && buckets.back().front().device() == g.device();
+                        buckets.back().front().dtype() == g.dtype() &&
+                        buckets.back().front().device() == g.device();
       if (!fits) {
         buckets.emplace_back();
         bytes = 0;
@@ -105,9 +113,10 @@ class CollectiveDataParallel final : public DataParallel {
       const std::int64_t chunk = std::int64_t{1} << 30;
       for (std::int64_t offset = 0; offset < flat.numel(); offset += chunk) {
         requests.emplace_back();
-        MPI_Iallreduce(MPI_IN_PLACE, static_cast<char*>(flat.data_ptr()) + offset * flat.element_size(),
-                       static_cast<int>(std::min(chunk, flat.numel() - offset)), type, MPI_SUM, comm_,
-                       &requests.back());
+        MPI_Iallreduce(MPI_IN_PLACE,
+                       static_cast<char*>(flat.data_ptr()) + offset * flat.element_size(),
+                       static_cast<int>(std::min(chunk, flat.numel() - offset)), type, MPI_SUM,
+                       comm_, &requests.back());
       }
       summed.emplace_back(flat, b);
     }
@@ -192,11 +201,13 @@ class CollectiveDataParallel final : public DataParallel {
         store_ = c10::make_intrusive<c10d::TCPStore>(host.data(), options);
       }
       auto gloo = c10d::ProcessGroupGloo::Options::create();
-      gloo->devices.push_back(on_node == size_ ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
-                                               : c10d::ProcessGroupGloo::createDefaultDevice());
+      gloo->devices.push_back(on_node == size_
+                                  ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
+                                  : c10d::ProcessGroupGloo::createDefaultDevice());
       group_ = c10::make_intrusive<c10d::ProcessGroupGloo>(store_, rank_, size_, gloo);
     } catch (const c10::Error& e) {
-      throw Error(std::string("cannot start the Gloo process group for data-parallel training: ") + e.what_without_backtrace());
+      throw Error(std::string("cannot start the Gloo process group for data-parallel training: ") +
+                  e.what_without_backtrace());
     }
     return *group_;
   }

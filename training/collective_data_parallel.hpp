@@ -24,7 +24,7 @@ inline constexpr std::size_t kDefaultBucketBytes = 25u << 20;  // DDP's default 
 
 // Which collective sums buckets in host memory.
 enum class HostTransport {
-  kMpi,           // MPI's allreduce on the communicator (float and double; others go to the process group)
+  kMpi,  // MPI's allreduce on the communicator (float and double; others go to the process group)
   kProcessGroup,  // the c10d Gloo process group, as device memory
 };
 
@@ -34,6 +34,7 @@ struct DataParallelOptions {
 };
 
 // Collective over `comm`. On one rank it returns single_process().
-std::unique_ptr<DataParallel> collective_data_parallel(MPI_Comm comm, DataParallelOptions options = {});
+std::unique_ptr<DataParallel> collective_data_parallel(MPI_Comm comm,
+                                                       DataParallelOptions options = {});
 
 }  // namespace surrox::training

@@ -23,7 +23,8 @@ struct ChannelSpec {
   long component = -1;
 };
 
-ChannelSpec parse_channel(const std::string& text, const CaseNode& section, const std::string& key) {
+ChannelSpec parse_channel(const std::string& text, const CaseNode& section,
+                          const std::string& key) {
   static const std::regex pattern(R"(^([A-Za-z_][A-Za-z0-9_.]*)(\[([0-9]+)\])?$)");
   std::smatch m;
   if (!std::regex_match(text, m, pattern))
@@ -32,7 +33,8 @@ ChannelSpec parse_channel(const std::string& text, const CaseNode& section, cons
 }
 
 // Cell centroids of a structured 2D grid from its points (VTK order, i fastest).
-std::pair<std::vector<double>, std::vector<double>> centroids(const io::HostArray& points, long ni, long nj) {
+std::pair<std::vector<double>, std::vector<double>> centroids(const io::HostArray& points, long ni,
+                                                              long nj) {
   std::vector<double> cx(ni * nj), cy(ni * nj);
   const long np = ni + 1;
   for (long j = 0; j < nj; ++j)
@@ -57,7 +59,8 @@ class ChannelReader {
   }
 
   // Names of the channels a spec list expands to ("velocity" with 3 components → velocity[0..2]).
-  std::vector<std::string> expand(const std::vector<std::string>& specs, const std::string& key) const {
+  std::vector<std::string> expand(const std::vector<std::string>& specs,
+                                  const std::string& key) const {
     std::vector<std::string> names;
     for (const auto& text : specs) {
       const ChannelSpec spec = parse_channel(text, section_, key);
@@ -67,15 +70,18 @@ class ChannelReader {
         continue;
       }
       auto f = fields_.find(spec.field);
-      if (f == fields_.end()) section_.fail(key, "the dataset " + reader_path() + " has no field '" + spec.field +
-                                                     "'; it has: " + known_fields() + ", centroid_x, centroid_y, " +
-                                                     fmt::format("{}", fmt::join(surrogates::grid_index_channels(), ", ")));
+      if (f == fields_.end())
+        section_.fail(key,
+                      "the dataset " + reader_path() + " has no field '" + spec.field +
+                          "'; it has: " + known_fields() + ", centroid_x, centroid_y, " +
+                          fmt::format("{}", fmt::join(surrogates::grid_index_channels(), ", ")));
       if (f->second.on != io::FieldSpec::On::kCells)
-        section_.fail(key, "'" + spec.field + "' is a point field; only cell fields are per-cell channels");
+        section_.fail(
+            key, "'" + spec.field + "' is a point field; only cell fields are per-cell channels");
       const long components = static_cast<long>(f->second.components);
       if (spec.component >= components)
-        section_.fail(key, fmt::format("'{}' has {} components; component {} does not exist", spec.field,
-                                       components, spec.component));
+        section_.fail(key, fmt::format("'{}' has {} components; component {} does not exist",
+                                       spec.field, components, spec.component));
       if (spec.component >= 0 || components == 1) {
         names.push_back(components == 1 ? spec.field : text);
       } else {
@@ -89,15 +95,17 @@ class ChannelReader {
     if (!scalars_.count(name)) {
       std::string known;
       for (const auto& [n, v] : scalars_) known += (known.empty() ? "" : ", ") + n;
-      section_.fail(key, "the dataset " + reader_path() + " has no parameter or result '" + name + "'; it has: " + known);
+      section_.fail(key, "the dataset " + reader_path() + " has no parameter or result '" + name +
+                             "'; it has: " + known);
     }
   }
 
   // One case's channels as a [C, cells] float64 tensor.
-  torch::Tensor read(const std::vector<std::string>& channels, const std::vector<std::string>& parameters,
-                     std::size_t index) {
+  torch::Tensor read(const std::vector<std::string>& channels,
+                     const std::vector<std::string>& parameters, std::size_t index) {
     const long cells = ni_ * nj_;
-    auto out = torch::empty({static_cast<long>(channels.size() + parameters.size()), cells}, torch::kFloat64);
+    auto out = torch::empty({static_cast<long>(channels.size() + parameters.size()), cells},
+                            torch::kFloat64);
     std::map<std::string, io::HostArray> cache;
     std::vector<double> cx, cy;
     for (std::size_t c = 0; c < channels.size(); ++c) {
@@ -111,15 +119,16 @@ class ChannelReader {
       }
       if (const int g = surrogates::grid_index_channel(spec.field); g >= 0) {
         for (long j = 0; j < nj_; ++j)
-          for (long i = 0; i < ni_; ++i) row[i + ni_ * j] = surrogates::grid_index_value(g, i, j, ni_, nj_);
+          for (long i = 0; i < ni_; ++i)
+            row[i + ni_ * j] = surrogates::grid_index_value(g, i, j, ni_, nj_);
         continue;
       }
       auto it = cache.find(spec.field);
       if (it == cache.end()) it = cache.emplace(spec.field, reader_.read(spec.field, index)).first;
       const io::HostArray& values = it->second;
       if (static_cast<long>(values.extent(0)) != cells)
-        throw InputError(fmt::format("{}: field '{}' holds {} cells, the grid has {}", reader_path(), spec.field,
-                                     values.extent(0), cells));
+        throw InputError(fmt::format("{}: field '{}' holds {} cells, the grid has {}",
+                                     reader_path(), spec.field, values.extent(0), cells));
       const long k = std::max(0L, spec.component);
       for (long p = 0; p < cells; ++p) row[p] = values(p, k);
     }
@@ -138,8 +147,9 @@ class ChannelReader {
       try {
         return reader_.parameter(name);
       } catch (const InputError&) {
-        section_.fail("parameters", "parameter '" + name + "' holds text (e.g. airfoil names), not numbers; use a "
-                                    "numeric result the solver reports instead");
+        section_.fail("parameters", "parameter '" + name +
+                                        "' holds text (e.g. airfoil names), not numbers; use a "
+                                        "numeric result the solver reports instead");
       }
     }
     return reader_.result(name);
@@ -158,7 +168,8 @@ class ChannelReader {
   std::map<std::string, std::vector<double>> scalars_;
 };
 
-Normalization statistics(const torch::Tensor& rows_channels, const std::vector<std::string>& names) {
+Normalization statistics(const torch::Tensor& rows_channels,
+                         const std::vector<std::string>& names) {
   // rows_channels: [rows, C, ...]; statistics per channel over everything else.
   const auto flat = rows_channels.transpose(0, 1).reshape({rows_channels.size(1), -1});
   Normalization n;
@@ -167,7 +178,9 @@ Normalization statistics(const torch::Tensor& rows_channels, const std::vector<s
   for (long c = 0; c < flat.size(0); ++c) {
     n.mean.push_back(mean[c].item<double>());
     const double s = std[c].item<double>();
-    n.scale.push_back(s > 1e-12 * std::max(1.0, std::abs(n.mean.back())) ? s : 1.0);  // constant channels stay put
+    n.scale.push_back(s > 1e-12 * std::max(1.0, std::abs(n.mean.back()))
+                          ? s
+                          : 1.0);  // constant channels stay put
   }
   return n;
 }
@@ -175,39 +188,50 @@ Normalization statistics(const torch::Tensor& rows_channels, const std::vector<s
 }  // namespace
 
 Schema FieldDataset::schema() {
-  Schema s("Training data from a sweep dataset: which fields are inputs and outputs, and how cases are split.");
-  s.input_path("path", "the sweep dataset (surrox-sweep HDF5, written by a case with a sweep section)");
-  s.strings("inputs", "per-cell input channels: cell fields (name or name[component]), centroid_x, centroid_y, and "
-                      "the cell's place in the grid: grid_i_cos, grid_i_sin (angle 2π(i + ½)/ni around the "
-                      "periodic direction), grid_j ((j + ½)/nj from the wall)")
+  Schema s(
+      "Training data from a sweep dataset: which fields are inputs and outputs, and how cases are split.");
+  s.input_path("path",
+               "the sweep dataset (surrox-sweep HDF5, written by a case with a sweep section)");
+  s.strings(
+       "inputs",
+       "per-cell input channels: cell fields (name or name[component]), centroid_x, centroid_y, and "
+       "the cell's place in the grid: grid_i_cos, grid_i_sin (angle 2π(i + ½)/ni around the "
+       "periodic direction), grid_j ((j + ½)/nj from the wall)")
       .fallback("[centroid_x, centroid_y]");
-  s.strings("parameters", "swept parameters or solver results broadcast to every cell as inputs "
-                          "(e.g. solver.alpha_deg, solver.mach)")
+  s.strings("parameters",
+            "swept parameters or solver results broadcast to every cell as inputs "
+            "(e.g. solver.alpha_deg, solver.mach)")
       .fallback("[]");
   s.strings("outputs", "per-cell output channels (cell fields, name or name[component])");
-  s.string("weight", "cell field whose values weight each cell's loss (e.g. the cell area); empty: none")
+  s.string("weight",
+           "cell field whose values weight each cell's loss (e.g. the cell area); empty: none")
       .fallback("\"\"");
-  s.reals("split", "fractions of cases (or groups) for training, validation and test").sized(3).fallback(
-      "[0.7, 0.15, 0.15]");
-  s.strings("group_by", "keep cases that share these parameters in one split (e.g. the airfoil, so test "
-                        "airfoils are never seen in training)")
+  s.reals("split", "fractions of cases (or groups) for training, validation and test")
+      .sized(3)
+      .fallback("[0.7, 0.15, 0.15]");
+  s.strings("group_by",
+            "keep cases that share these parameters in one split (e.g. the airfoil, so test "
+            "airfoils are never seen in training)")
       .fallback("[]");
   s.integer("seed", "seeds the split").at_least(0).fallback("1");
   s.choice("dtype", {"float32", "float64"}, "tensor precision").fallback("float32");
-  s.boolean("include_unconverged", "keep cases whose steady solver stopped at its iteration limit without "
-                                   "converging (the dataset's `converged` result is 0); by default they are left out")
+  s.boolean("include_unconverged",
+            "keep cases whose steady solver stopped at its iteration limit without "
+            "converging (the dataset's `converged` result is 0); by default they are left out")
       .fallback("false");
   return s;
 }
 
 FieldDataset FieldDataset::load(const CaseNode& c, surrogates::SampleLayout layout) {
   const auto split = c.reals("split");
-  if (std::abs(split[0] + split[1] + split[2] - 1) > 1e-9 || *std::min_element(split.begin(), split.end()) < 0)
+  if (std::abs(split[0] + split[1] + split[2] - 1) > 1e-9 ||
+      *std::min_element(split.begin(), split.end()) < 0)
     c.fail("split", "the three fractions must be non-negative and sum to 1");
   const io::SweepDatasetReader reader(c.string("path"));
   if (reader.kind() != io::MeshKind::kStructured)
-    c.fail("path", "training datasets need a structured grid (the airfoil solver's); this sweep has a " +
-                       io::to_string(reader.kind()) + " mesh");
+    c.fail("path",
+           "training datasets need a structured grid (the airfoil solver's); this sweep has a " +
+               io::to_string(reader.kind()) + " mesh");
   const auto dims = reader.dimensions();
   FieldDataset data;
   data.layout = layout;
@@ -233,12 +257,15 @@ FieldDataset FieldDataset::load(const CaseNode& c, surrogates::SampleLayout layo
   }
   // A case its steady solver left unconverged would teach the network a field nobody wants.
   const auto results = reader.result_names();
-  const bool has_converged = std::find(results.begin(), results.end(), "converged") != results.end();
-  const std::vector<double> converged = has_converged ? reader.result("converged") : std::vector<double>(cases, 1.0);
+  const bool has_converged =
+      std::find(results.begin(), results.end(), "converged") != results.end();
+  const std::vector<double> converged =
+      has_converged ? reader.result("converged") : std::vector<double>(cases, 1.0);
   const bool include_unconverged = c.boolean("include_unconverged");
   for (std::size_t k = 0; k < cases; ++k) {
     if (converged[k] == 0.0) {
-      (include_unconverged ? data.unconverged_cases_kept : data.unconverged_cases_left_out).push_back(names[k]);
+      (include_unconverged ? data.unconverged_cases_kept : data.unconverged_cases_left_out)
+          .push_back(names[k]);
       if (!include_unconverged) continue;
     }
     std::string key = group_values.empty() ? names[k] : "";
@@ -253,15 +280,20 @@ FieldDataset FieldDataset::load(const CaseNode& c, surrogates::SampleLayout layo
     std::swap(order[i - 1], order[pick(engine)]);
   }
   const std::size_t g = order.size();
-  const std::size_t n_train = static_cast<std::size_t>(std::lround(split[0] * static_cast<double>(g)));
-  const std::size_t n_valid = std::min(g - n_train, static_cast<std::size_t>(std::lround(split[1] * static_cast<double>(g))));
+  const std::size_t n_train =
+      static_cast<std::size_t>(std::lround(split[0] * static_cast<double>(g)));
+  const std::size_t n_valid = std::min(
+      g - n_train, static_cast<std::size_t>(std::lround(split[1] * static_cast<double>(g))));
   if (g == 0)
-    c.fail("include_unconverged", fmt::format("all {} cases of {} are unconverged; rerun the sweep with a "
-                                              "higher max_iterations or set include_unconverged: true",
-                                              cases, c.string("path")));
+    c.fail("include_unconverged",
+           fmt::format("all {} cases of {} are unconverged; rerun the sweep with a "
+                       "higher max_iterations or set include_unconverged: true",
+                       cases, c.string("path")));
   if (n_train == 0)
-    c.fail("split", fmt::format("the training split is empty: {} case group(s) and a training fraction of {}", g,
-                                split[0]));
+    c.fail(
+        "split",
+        fmt::format("the training split is empty: {} case group(s) and a training fraction of {}",
+                    g, split[0]));
 
   const auto dtype = c.string("dtype") == "float64" ? torch::kFloat64 : torch::kFloat32;
   auto assemble = [&](std::size_t first, std::size_t last, std::vector<std::string>& case_names) {
@@ -296,7 +328,8 @@ FieldDataset FieldDataset::load(const CaseNode& c, surrogates::SampleLayout layo
   data.outputs = statistics(train.targets, output_names);
   const double mean_weight = train.weights.defined() ? train.weights.mean().item<double>() : 1.0;
   if (train.weights.defined() && !(mean_weight > 0))
-    c.fail("weight", "the weight field '" + weight + "' has no positive mean on the training cases");
+    c.fail("weight",
+           "the weight field '" + weight + "' has no positive mean on the training cases");
 
   auto finish = [&](TensorSet& set) {
     if (set.rows() > 0 && set.inputs.dim() == 3) {

@@ -11,7 +11,8 @@
 
 namespace surrox::training {
 
-using OptimizerRegistry = Registry<torch::optim::Optimizer, std::vector<torch::Tensor>, const CaseNode&>;
+using OptimizerRegistry =
+    Registry<torch::optim::Optimizer, std::vector<torch::Tensor>, const CaseNode&>;
 
 // adam, adamw, sgd.
 const OptimizerRegistry& optimizers();

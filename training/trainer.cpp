@@ -50,8 +50,8 @@ void load_parameters(surrogates::Network& model, const std::vector<torch::Tensor
 std::string metrics_csv(const std::vector<EpochRecord>& history) {
   std::string text = "epoch,train_loss,validation_loss,learning_rate,seconds\n";
   for (const auto& r : history)
-    text += fmt::format("{},{:.17g},{:.17g},{:.17g},{:.6f}\n", r.epoch, r.train_loss, r.validation_loss,
-                        r.learning_rate, r.seconds);
+    text += fmt::format("{},{:.17g},{:.17g},{:.17g},{:.6f}\n", r.epoch, r.train_loss,
+                        r.validation_loss, r.learning_rate, r.seconds);
   return text;
 }
 
@@ -65,11 +65,13 @@ class FlatGradients {
  public:
   explicit FlatGradients(const std::vector<torch::Tensor>& parameters) : parameters_(parameters) {
     for (std::size_t first = 0, last = 0; first < parameters_.size(); first = last) {
-      const auto options =
-          torch::TensorOptions().dtype(parameters_[first].dtype()).device(parameters_[first].device());
+      const auto options = torch::TensorOptions()
+                               .dtype(parameters_[first].dtype())
+                               .device(parameters_[first].device());
       std::int64_t numel = 0;
-      for (last = first; last < parameters_.size() && parameters_[last].dtype() == options.dtype() &&
-                         parameters_[last].device() == options.device();
+      for (last = first;
+           last < parameters_.size() && parameters_[last].dtype() == options.dtype() &&
+           parameters_[last].device() == options.device();
            ++last)
         numel += parameters_[last].numel();
       const torch::Tensor flat = torch::zeros({numel}, options);
@@ -122,21 +124,29 @@ struct TrainingState {
 std::unique_ptr<DataParallel> single_process() { return std::make_unique<SingleProcess>(); }
 
 Schema Trainer::schema() {
-  Schema s("How a surrogate is trained: epochs, batches, optimizer, schedule, loss, stopping, checkpoints.");
+  Schema s(
+      "How a surrogate is trained: epochs, batches, optimizer, schedule, loss, stopping, checkpoints.");
   s.integer("epochs", "passes over the training split").at_least(1).fallback("100");
-  s.integer("batch_size", "rows per global batch (points for per-point networks, cases for grid networks), "
-                          "split over data-parallel ranks")
+  s.integer("batch_size",
+            "rows per global batch (points for per-point networks, cases for grid networks), "
+            "split over data-parallel ranks")
       .at_least(1)
       .fallback("1024");
-  s.integer("seed", "seeds the weights and the shuffling; equal seeds give equal runs").at_least(0).fallback("1");
-  s.real("clip_grad_norm", "clip the gradient's global L2 norm to this; 0: no clipping").at_least(0).fallback("0");
-  s.integer("early_stopping_patience", "stop after this many epochs without a better validation loss; 0: never")
+  s.integer("seed", "seeds the weights and the shuffling; equal seeds give equal runs")
+      .at_least(0)
+      .fallback("1");
+  s.real("clip_grad_norm", "clip the gradient's global L2 norm to this; 0: no clipping")
+      .at_least(0)
+      .fallback("0");
+  s.integer("early_stopping_patience",
+            "stop after this many epochs without a better validation loss; 0: never")
       .at_least(0)
       .fallback("0");
   s.integer("checkpoint_interval", "epochs between checkpoints (one is always written at the end)")
       .at_least(1)
       .fallback("10");
-  s.boolean("restore_best", "end with the weights of the epoch with the lowest validation loss").fallback("true");
+  s.boolean("restore_best", "end with the weights of the epoch with the lowest validation loss")
+      .fallback("true");
   s.component("optimizer", optimizers(), "the optimizer").default_type("adam");
   s.component("schedule", lr_schedules(), "the learning-rate schedule").default_type("constant");
   s.component("loss", losses(), "the training loss").default_type("mse");
@@ -167,14 +177,15 @@ double Trainer::evaluate(surrogates::Network& model, const TensorSet& data) {
   double sum = 0;
   for (long b = begin; b < end; b += batch_size_) {
     const TensorSet batch = data.slice(b, std::min(end, b + batch_size_));
-    sum += loss_->rows(model.forward(batch.inputs), batch.targets, batch.weights).sum().item<double>();
+    sum +=
+        loss_->rows(model.forward(batch.inputs), batch.targets, batch.weights).sum().item<double>();
   }
   const double total = parallel_->sum(sum);
   return data.rows() > 0 ? total / static_cast<double>(data.rows()) : NAN;
 }
 
-TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train, const TensorSet& validation,
-                         const std::filesystem::path& output_dir,
+TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train,
+                         const TensorSet& validation, const std::filesystem::path& output_dir,
                          const std::optional<std::filesystem::path>& resume, long stop_after) {
   if (train.rows() == 0) throw InputError("the training split is empty: no samples to train on");
   if (loss_->weighted() && !train.weights.defined())
@@ -194,7 +205,8 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train, con
     try {
       archive.load_from(resume->string());
     } catch (const c10::Error& e) {
-      throw InputError("cannot read the training checkpoint " + resume->string() + ": not a surrox checkpoint");
+      throw InputError("cannot read the training checkpoint " + resume->string() +
+                       ": not a surrox checkpoint");
     }
     torch::serialize::InputArchive model_archive, optimizer_archive, best_archive;
     archive.read("model", model_archive);
@@ -213,7 +225,8 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train, con
       state.history.push_back({row[0].item<long>(), row[1].item<double>(), row[2].item<double>(),
                                row[3].item<double>(), row[4].item<double>()});
     }
-    schedule_->restore(std::vector<double>(schedule.data_ptr<double>(), schedule.data_ptr<double>() + schedule.numel()));
+    schedule_->restore(std::vector<double>(schedule.data_ptr<double>(),
+                                           schedule.data_ptr<double>() + schedule.numel()));
     state.best_epoch = best[0].item<long>();
     state.best = best[1].item<double>();
     state.bad_epochs = best[2].item<long>();
@@ -239,13 +252,15 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train, con
     auto history = torch::zeros({static_cast<long>(state.history.size()), 5}, torch::kFloat64);
     for (std::size_t e = 0; e < state.history.size(); ++e) {
       const auto& r = state.history[e];
-      history[e] = torch::tensor({static_cast<double>(r.epoch), r.train_loss, r.validation_loss, r.learning_rate,
-                                  r.seconds}, torch::kFloat64);
+      history[e] = torch::tensor({static_cast<double>(r.epoch), r.train_loss, r.validation_loss,
+                                  r.learning_rate, r.seconds},
+                                 torch::kFloat64);
     }
     archive.write("history", history);
     archive.write("schedule", torch::tensor(schedule_->state(), torch::kFloat64));
     archive.write("best", torch::tensor({static_cast<double>(state.best_epoch), state.best,
-                                         static_cast<double>(state.bad_epochs)}, torch::kFloat64));
+                                         static_cast<double>(state.bad_epochs)},
+                                        torch::kFloat64));
     AtomicFile file(checkpoint_path);
     archive.save_to(file.temporary().string());
     file.commit();
@@ -253,7 +268,8 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train, con
 
   TrainResult result;
   Progress progress("train", static_cast<std::size_t>(epochs_),
-                    root && spdlog::default_logger_raw()->should_log(spdlog::level::info), "epochs");
+                    root && spdlog::default_logger_raw()->should_log(spdlog::level::info),
+                    "epochs");
   Stopwatch clock;
   long rows_trained = 0;
   bool stop = patience_ > 0 && state.bad_epochs >= patience_;
@@ -275,7 +291,8 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train, con
       }
       if (end > begin) {
         const TensorSet batch = train.select(order.slice(0, b + begin, b + end));
-        const torch::Tensor terms = loss_->rows(model.forward(batch.inputs), batch.targets, batch.weights);
+        const torch::Tensor terms =
+            loss_->rows(model.forward(batch.inputs), batch.targets, batch.weights);
         (terms.sum() / static_cast<double>(global_rows)).backward();
         loss_sum += terms.detach().sum().item<double>();
       }
@@ -296,15 +313,17 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train, con
     record.learning_rate = rate;
     record.seconds = epoch_clock.seconds();
     if (!std::isfinite(record.train_loss))
-      throw Error(fmt::format("training diverged in epoch {}: the training loss is {}; lower the learning rate "
-                              "(now {:.3g}) or set clip_grad_norm{}",
-                              record.epoch, record.train_loss, rate,
-                              std::filesystem::exists(checkpoint_path) ? "; the last good checkpoint is " +
-                                                                             checkpoint_path.string()
-                                                                       : ""));
+      throw Error(fmt::format(
+          "training diverged in epoch {}: the training loss is {}; lower the learning rate "
+          "(now {:.3g}) or set clip_grad_norm{}",
+          record.epoch, record.train_loss, rate,
+          std::filesystem::exists(checkpoint_path)
+              ? "; the last good checkpoint is " + checkpoint_path.string()
+              : ""));
     schedule_->observe(record.validation_loss);
     // Without a validation split the training loss stands in for it.
-    const double watched = std::isfinite(record.validation_loss) ? record.validation_loss : record.train_loss;
+    const double watched =
+        std::isfinite(record.validation_loss) ? record.validation_loss : record.train_loss;
     if (watched < state.best) {
       state.best = watched;
       state.best_epoch = record.epoch;
@@ -316,19 +335,22 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train, con
     state.history.push_back(record);
     stop = patience_ > 0 && state.bad_epochs >= patience_;
     if (root) write_text_atomically(output_dir / "metrics.csv", metrics_csv(state.history));
-    if (state.epoch % checkpoint_interval_ == 0 || state.epoch == epochs_ || stop || paused()) save_checkpoint();
+    if (state.epoch % checkpoint_interval_ == 0 || state.epoch == epochs_ || stop || paused())
+      save_checkpoint();
     progress.update(static_cast<std::size_t>(state.epoch),
                     fmt::format("loss {:.4e}  validation {:.4e}  lr {:.2e}", record.train_loss,
                                 record.validation_loss, rate));
   }
   progress.finish(fmt::format("best validation {:.4e} at epoch {}", state.best, state.best_epoch));
-  if (restore_best_ && !paused() && !state.best_parameters.empty()) load_parameters(model, state.best_parameters);
+  if (restore_best_ && !paused() && !state.best_parameters.empty())
+    load_parameters(model, state.best_parameters);
   result.history = state.history;
   result.best_epoch = state.best_epoch;
   result.best_validation_loss = state.best;
   result.stopped_early = stop && state.epoch < epochs_;
-  result.samples_per_second = static_cast<double>(parallel_->sum(static_cast<double>(rows_trained))) /
-                              std::max(clock.seconds(), 1e-9);
+  result.samples_per_second =
+      static_cast<double>(parallel_->sum(static_cast<double>(rows_trained))) /
+      std::max(clock.seconds(), 1e-9);
   return result;
 }
 

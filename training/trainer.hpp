@@ -49,7 +49,8 @@ class Trainer {
   // this invocation after that many epochs with a checkpoint (for batch queues).
   TrainResult fit(surrogates::Network& model, const TensorSet& train, const TensorSet& validation,
                   const std::filesystem::path& output_dir,
-                  const std::optional<std::filesystem::path>& resume = std::nullopt, long stop_after = 0);
+                  const std::optional<std::filesystem::path>& resume = std::nullopt,
+                  long stop_after = 0);
 
   // Mean loss over a set (rows split over the ranks), without gradients.
   double evaluate(surrogates::Network& model, const TensorSet& data);

@@ -40,10 +40,11 @@ int main(int argc, char** argv) {
   root.section("training", training::Trainer::schema(), "training");
   root.component("network", surrogates::networks(), "network");
   const io::CaseFile config = io::load_case_text(
-      fmt::format("training: {{epochs: {}, batch_size: {}, checkpoint_interval: 1000000, restore_best: false, "
-                  "optimizer: {{type: adam, lr: 1.0e-3}}, loss: {{type: mse}}}}\n"
-                  "network: {{type: mlp, hidden: [256, 256, 256, 256], activation: gelu}}\n",
-                  epochs, batch),
+      fmt::format(
+          "training: {{epochs: {}, batch_size: {}, checkpoint_interval: 1000000, restore_best: false, "
+          "optimizer: {{type: adam, lr: 1.0e-3}}, loss: {{type: mse}}}}\n"
+          "network: {{type: mlp, hidden: [256, 256, 256, 256], activation: gelu}}\n",
+          epochs, batch),
       "bench.yaml", root);
   torch::manual_seed(1);
   const auto inputs = torch::rand({rows, 5});
@@ -55,16 +56,19 @@ int main(int argc, char** argv) {
   training::DataParallelOptions parallel;
   parallel.host_transport =
       transport == "mpi" ? training::HostTransport::kMpi : training::HostTransport::kProcessGroup;
-  training::Trainer trainer(config.root.section("training"), training::collective_data_parallel(runtime.comm(), parallel));
-  const auto dir = std::filesystem::temp_directory_path() / fmt::format("surrox_bench_train_{}", getpid());
+  training::Trainer trainer(config.root.section("training"),
+                            training::collective_data_parallel(runtime.comm(), parallel));
+  const auto dir =
+      std::filesystem::temp_directory_path() / fmt::format("surrox_bench_train_{}", getpid());
   const training::TrainResult r = trainer.fit(*model, train, none, dir);
   if (runtime.root()) {
     std::filesystem::remove_all(dir);
-    std::cout << fmt::format("{{\"code\": \"surrox\", \"ranks\": {}, \"threads\": {}, \"rows\": {}, \"batch\": {}, "
-                             "\"epochs\": {}, \"transport\": \"{}\", \"samples_per_second\": {:.1f}, "
-                             "\"final_loss\": {:.6g}}}\n",
-                             runtime.size(), threads, rows, batch, epochs, transport, r.samples_per_second,
-                             r.history.back().train_loss);
+    std::cout << fmt::format(
+        "{{\"code\": \"surrox\", \"ranks\": {}, \"threads\": {}, \"rows\": {}, \"batch\": {}, "
+        "\"epochs\": {}, \"transport\": \"{}\", \"samples_per_second\": {:.1f}, "
+        "\"final_loss\": {:.6g}}}\n",
+        runtime.size(), threads, rows, batch, epochs, transport, r.samples_per_second,
+        r.history.back().train_loss);
   }
   return 0;
 }

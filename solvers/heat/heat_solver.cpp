@@ -11,10 +11,14 @@ Schema HeatSolver::schema() {
   s.section("grid", mesh::CartesianGrid::schema(), "the grid");
   s.real("diffusivity", "thermal diffusivity κ").above(0).units("m^2/s").fallback("1.0");
   s.real("end_time", "simulated time to reach").above(0).units("s").fallback("0.02");
-  s.real("cfl", "time step as a fraction of the stable limit h²/(2dκ)").above(0).at_most(1).fallback("0.9");
+  s.real("cfl", "time step as a fraction of the stable limit h²/(2dκ)")
+      .above(0)
+      .at_most(1)
+      .fallback("0.9");
   s.real("amplitude", "amplitude A of the initial sine mode").fallback("1.0");
-  s.integers("modes", "sine mode numbers per direction, [mx, my] or [mx, my, mz]").at_least(1).fallback(
-      "[1, 1]");
+  s.integers("modes", "sine mode numbers per direction, [mx, my] or [mx, my, mz]")
+      .at_least(1)
+      .fallback("[1, 1]");
   return s;
 }
 
@@ -69,8 +73,7 @@ Field3 HeatSolver::exact(double t) const {
   const double scale = amplitude_ * std::exp(-decay_rate() * t);
   const bool three_d = grid_.dimension() == 3;
   Kokkos::parallel_for(
-      "HeatSolver::exact",
-      Kokkos::MDRangePolicy<Kokkos::Rank<3>>({0, 0, 0}, {nz, ny, nx}),
+      "HeatSolver::exact", Kokkos::MDRangePolicy<Kokkos::Rank<3>>({0, 0, 0}, {nz, ny, nx}),
       KOKKOS_LAMBDA(long k, long j, long i) {
         double v = scale * sin(kx * i * hx) * sin(ky * j * hy);
         if (three_d) v *= sin(kz * k * hz);
@@ -115,16 +118,14 @@ Diagnostics HeatSolver::diagnostics() const {
   double squared = 0, worst = 0;
   const long nz = grid_.points[2], ny = grid_.points[1], nx = grid_.points[0];
   Kokkos::parallel_reduce(
-      "HeatSolver::error_l2",
-      Kokkos::MDRangePolicy<Kokkos::Rank<3>>({0, 0, 0}, {nz, ny, nx}),
+      "HeatSolver::error_l2", Kokkos::MDRangePolicy<Kokkos::Rank<3>>({0, 0, 0}, {nz, ny, nx}),
       KOKKOS_LAMBDA(long k, long j, long i, double& sum) {
         const double e = u(k, j, i) - reference(k, j, i);
         sum += e * e;
       },
       squared);
   Kokkos::parallel_reduce(
-      "HeatSolver::error_max",
-      Kokkos::MDRangePolicy<Kokkos::Rank<3>>({0, 0, 0}, {nz, ny, nx}),
+      "HeatSolver::error_max", Kokkos::MDRangePolicy<Kokkos::Rank<3>>({0, 0, 0}, {nz, ny, nx}),
       KOKKOS_LAMBDA(long k, long j, long i, double& m) {
         const double e = fabs(u(k, j, i) - reference(k, j, i));
         if (e > m) m = e;
@@ -191,7 +192,8 @@ void HeatSolver::load_state(const io::Hdf5Checkpoint& checkpoint) {
     throw InputError("checkpoint holds " + std::to_string(u.tuples()) + " points, this case has " +
                      std::to_string(grid_.count()));
   if (checkpoint.scalar("heat_dt") != dt_)
-    throw InputError("checkpoint was written with another time step (grid, cfl or end_time changed)");
+    throw InputError(
+        "checkpoint was written with another time step (grid, cfl or end_time changed)");
   auto host = Kokkos::create_mirror_view(u_);
   std::copy(u.values.data(), u.values.data() + grid_.count(), host.data());
   Kokkos::deep_copy(u_, host);

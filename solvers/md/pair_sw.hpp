@@ -82,7 +82,6 @@ KOKKOS_INLINE_FUNCTION double sw_twobody(const SwParam& p, double rsq, double& e
   return (p.c1 * rp - p.c2 * rq + (p.c3 * rp - p.c4 * rq) * rainvsq) * expsrainv * rinvsq;
 }
 
-
 // sw for the pair driver: parameters by (type i, type j, type k); legs within the i–j cutoff.
 struct SwStyle {
   using List = FullList;

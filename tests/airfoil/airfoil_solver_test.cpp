@@ -228,7 +228,8 @@ TEST(AirfoilCli, CaseFilesRunAndWriteTheSurface) {
     EXPECT_EQ(d.at("converged").get<double>(), 0.0) << name;
     EXPECT_EQ(json.at("status"), "not_converged") << name;
     EXPECT_FALSE(json.at("results").at("converged").get<bool>()) << name;
-    EXPECT_NE(out.find("without converging"), std::string::npos) << name << ": no warning in\n" << out;
+    EXPECT_NE(out.find("without converging"), std::string::npos) << name << ": no warning in\n"
+                                                                 << out;
     EXPECT_TRUE(std::filesystem::exists(dir / "surface.csv")) << name;
     EXPECT_TRUE(std::filesystem::exists(dir / "surface.vtp")) << name;
     EXPECT_TRUE(std::filesystem::exists(dir / "monitor.csv")) << name;

@@ -38,18 +38,39 @@ std::string join_lines(const std::vector<std::string>& lines) {
 
 // One random edit of the kinds people and broken tools make.
 std::string mutate(std::string text, std::mt19937& rng) {
-  static const std::vector<std::string> tokens = {
-      "-1", "0", "1e309", ".nan", "[", "]", "{", "}", "*a", "&a x", "!!binary", "~", "''", "yes",
-      "- ", ": ", "\t", "type: heat", "type: nope", "[1, 2, 3]", "{}", "\"\\x00\"", "<<: *a", "?",
-      "1.5", "99999999999999999999", "solver:", "  grid:", "&a [*a]"};
-  auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+  static const std::vector<std::string> tokens = {"-1",         "0",
+                                                  "1e309",      ".nan",
+                                                  "[",          "]",
+                                                  "{",          "}",
+                                                  "*a",         "&a x",
+                                                  "!!binary",   "~",
+                                                  "''",         "yes",
+                                                  "- ",         ": ",
+                                                  "\t",         "type: heat",
+                                                  "type: nope", "[1, 2, 3]",
+                                                  "{}",         "\"\\x00\"",
+                                                  "<<: *a",     "?",
+                                                  "1.5",        "99999999999999999999",
+                                                  "solver:",    "  grid:",
+                                                  "&a [*a]"};
+  auto pick = [&](std::size_t n) {
+    return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
+  };
   if (text.empty()) return tokens[pick(tokens.size())];
   auto lines = lines_of(text);
   switch (pick(9)) {
-    case 0: text.erase(pick(text.size()), 1); return text;
-    case 1: text.insert(pick(text.size()), 1, static_cast<char>(pick(256))); return text;
-    case 2: text.insert(pick(text.size()), tokens[pick(tokens.size())]); return text;
-    case 3: text.resize(pick(text.size())); return text;
+    case 0:
+      text.erase(pick(text.size()), 1);
+      return text;
+    case 1:
+      text.insert(pick(text.size()), 1, static_cast<char>(pick(256)));
+      return text;
+    case 2:
+      text.insert(pick(text.size()), tokens[pick(tokens.size())]);
+      return text;
+    case 3:
+      text.resize(pick(text.size()));
+      return text;
     case 4: {
       const auto i = pick(lines.size());
       lines.insert(lines.begin() + i, lines[i]);
@@ -77,7 +98,8 @@ std::string mutate(std::string text, std::mt19937& rng) {
 
 std::vector<std::filesystem::path> case_files() {
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(testing::source_dir() / "cases"))
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(testing::source_dir() / "cases"))
     if (entry.path().extension() == ".yaml") files.push_back(entry.path());
   return files;
 }
@@ -102,7 +124,8 @@ TEST(CaseFuzz, MutatedCasesLoadOrFailCleanly) {
         EXPECT_NE(std::string(e.what()).find(file.filename().string()), std::string::npos)
             << "message does not name the file: " << e.what();
       } catch (const std::exception& e) {
-        ADD_FAILURE() << "unexpected " << typeid(e).name() << ": " << e.what() << "\n--- case:\n" << text;
+        ADD_FAILURE() << "unexpected " << typeid(e).name() << ": " << e.what() << "\n--- case:\n"
+                      << text;
       }
     }
   }
@@ -122,8 +145,11 @@ TEST(CaseFuzz, ExecutableExitsWithZeroOrTwo) {
     const auto path = dir / ("mutated_" + std::to_string(trial) + ".yaml");
     std::ofstream(path, std::ios::binary) << text;
     std::string output;
-    const int code = testing::run_surrox("validate -q " + path.string() + " -o " + (dir / "out").string(), &output);
-    EXPECT_TRUE(code == 0 || code == 2) << "exit " << code << "\n" << output << "\n--- case:\n" << text;
+    const int code = testing::run_surrox(
+        "validate -q " + path.string() + " -o " + (dir / "out").string(), &output);
+    EXPECT_TRUE(code == 0 || code == 2) << "exit " << code << "\n"
+                                        << output << "\n--- case:\n"
+                                        << text;
     if (code == 2) {
       ++twos;
       EXPECT_NE(output.find(path.filename().string()), std::string::npos) << output;

@@ -5,9 +5,9 @@
 // input, 1 runtime failure), summary.json, the files a run leaves, info and convert.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <cstring>
 #include <sstream>
 
 #include "io/hdf5_dataset.hpp"
@@ -27,7 +27,9 @@ std::string read_text(const fs::path& path) {
   return text.str();
 }
 
-nlohmann::json summary_of(const fs::path& dir) { return nlohmann::json::parse(read_text(dir / "summary.json")); }
+nlohmann::json summary_of(const fs::path& dir) {
+  return nlohmann::json::parse(read_text(dir / "summary.json"));
+}
 
 void expect_contains(const std::string& text, const std::string& part) {
   EXPECT_NE(text.find(part), std::string::npos) << "expected '" << part << "' in:\n" << text;
@@ -44,7 +46,8 @@ fs::path demo_case() { return testing::source_dir() / "cases/demo/heat.yaml"; }
 TEST(Cli, HelpForTheToolAndEveryCommand) {
   std::string out;
   EXPECT_EQ(run_surrox("--help", &out), 0);
-  for (const char* command : {"run", "validate", "info", "convert", "docs"}) expect_contains(out, command);
+  for (const char* command : {"run", "validate", "info", "convert", "docs"})
+    expect_contains(out, command);
   for (const char* command : {"run", "validate", "info", "convert", "docs"}) {
     EXPECT_EQ(run_surrox(std::string(command) + " --help", &out), 0) << command;
     expect_contains(out, "-o,--output");
@@ -107,13 +110,22 @@ TEST(Cli, BadCasesExitWithTwoAndSayWhere) {
   const fs::path dir = testing::scratch_dir();
   std::ofstream(dir / "typo.yaml") << "solver:\n  type: heat\n  diffusivty: 2\n";
   std::string out;
-  EXPECT_EQ(run_surrox("validate " + (dir / "typo.yaml").string() + " -o " + dir.string(), &out), 2);
-  expect_contains(out, "typo.yaml:3:3: solver.diffusivty: unknown key 'diffusivty' (did you mean 'diffusivity'?)");
+  EXPECT_EQ(run_surrox("validate " + (dir / "typo.yaml").string() + " -o " + dir.string(), &out),
+            2);
+  expect_contains(
+      out,
+      "typo.yaml:3:3: solver.diffusivty: unknown key 'diffusivty' (did you mean 'diffusivity'?)");
   EXPECT_EQ(run_surrox("run " + (dir / "missing.yaml").string() + " -o " + dir.string(), &out), 2);
   expect_contains(out, "missing.yaml: no such case file");
-  EXPECT_EQ(run_surrox("run " + demo_case().string() + " -o " + dir.string() + " --set solver.cfl=2", &out), 2);
+  EXPECT_EQ(
+      run_surrox("run " + demo_case().string() + " -o " + dir.string() + " --set solver.cfl=2",
+                 &out),
+      2);
   expect_contains(out, "--set solver.cfl=2: solver.cfl: value 2 out of range; allowed: (0, 1]");
-  EXPECT_EQ(run_surrox("run " + demo_case().string() + " -o " + dir.string() + " --set solver.type=hot", &out), 2);
+  EXPECT_EQ(
+      run_surrox("run " + demo_case().string() + " -o " + dir.string() + " --set solver.type=hot",
+                 &out),
+      2);
   expect_contains(out, "unknown solver type 'hot' (did you mean 'heat'?)");
   EXPECT_FALSE(fs::exists(dir / "summary.json"));
 }
@@ -136,14 +148,18 @@ TEST(Cli, ADivergingRunExitsWithOneAndSaysWhen) {
             1);
   expect_contains(out, "the run diverged at step 1");
   EXPECT_FALSE(fs::exists(dir / "summary.json"));
-  EXPECT_FALSE(fs::exists(dir / "fields.h5"));  // an unfinished dataset never appears under its name
+  EXPECT_FALSE(
+      fs::exists(dir / "fields.h5"));  // an unfinished dataset never appears under its name
   expect_no_temporaries(dir);
 }
 
 TEST(Cli, InfoDescribesParaViewAndHdf5Files) {
   const fs::path dir = testing::scratch_dir();
   std::string out;
-  ASSERT_EQ(run_surrox("info " + testing::shared_data("paraview/wavelet_zlib.vti").string() + " -o " + dir.string(), &out), 0)
+  ASSERT_EQ(run_surrox("info " + testing::shared_data("paraview/wavelet_zlib.vti").string() +
+                           " -o " + dir.string(),
+                       &out),
+            0)
       << out;
   expect_contains(out, "9261 points, 8000 cells");
   expect_contains(out, "RTData");
@@ -151,7 +167,10 @@ TEST(Cli, InfoDescribesParaViewAndHdf5Files) {
   EXPECT_NEAR(entry["point_arrays"][0]["range"][0].get<double>(), 37.3531, 1e-3);
   EXPECT_NEAR(entry["point_arrays"][0]["range"][1].get<double>(), 276.8288, 1e-3);
 
-  ASSERT_EQ(run_surrox("info " + testing::shared_data("paraview/timeseries.pvd").string() + " -o " + dir.string(), &out), 0);
+  ASSERT_EQ(run_surrox("info " + testing::shared_data("paraview/timeseries.pvd").string() + " -o " +
+                           dir.string(),
+                       &out),
+            0);
   EXPECT_EQ(summary_of(dir)["results"]["datasets"]["entries"].size(), 10u);
 }
 
@@ -160,7 +179,8 @@ TEST(Cli, InfoAndConvertLeaveNoFolderWithoutOutputOption) {
   fs::create_directories(dir);
   const std::string vti = testing::shared_data("paraview/wavelet_zlib.vti").string();
   auto in_dir = [&](const std::string& args) {
-    return "sh -c 'cd " + dir.string() + " && " + testing::surrox_executable().string() + " " + args + "'";
+    return "sh -c 'cd " + dir.string() + " && " + testing::surrox_executable().string() + " " +
+           args + "'";
   };
   std::string out;
   ASSERT_EQ(testing::run_command(in_dir("info " + vti), &out), 0) << out;
@@ -176,12 +196,16 @@ TEST(Cli, ConvertsASeriesToHdf5AndBack) {
   const fs::path dir = testing::scratch_dir();
   std::string out;
   const fs::path pvd = testing::shared_data("paraview/timeseries.pvd");
-  ASSERT_EQ(run_surrox("convert " + pvd.string() + " " + (dir / "series.h5").string() + " -o " + dir.string(), &out), 0)
-      << out;
-  ASSERT_EQ(run_surrox("info " + (dir / "series.h5").string() + " -o " + dir.string(), &out), 0) << out;
-  expect_contains(out, "/fields/Point Value");
-  ASSERT_EQ(run_surrox("convert " + (dir / "series.h5").string() + " " + (dir / "back.pvd").string() + " -o " +
+  ASSERT_EQ(run_surrox("convert " + pvd.string() + " " + (dir / "series.h5").string() + " -o " +
                            dir.string(),
+                       &out),
+            0)
+      << out;
+  ASSERT_EQ(run_surrox("info " + (dir / "series.h5").string() + " -o " + dir.string(), &out), 0)
+      << out;
+  expect_contains(out, "/fields/Point Value");
+  ASSERT_EQ(run_surrox("convert " + (dir / "series.h5").string() + " " +
+                           (dir / "back.pvd").string() + " -o " + dir.string(),
                        &out),
             0)
       << out;
@@ -208,20 +232,24 @@ TEST(Cli, CorruptInputFilesExitWithTwo) {
     return dir / name;
   };
   std::string out;
-  for (const auto& file : {truncated_copy(testing::shared_data("paraview/wavelet_zlib.vti"), "half.vti"),
-                           truncated_copy(testing::shared_data("paraview/wavelet_clip_binary.vtu"), "half.vtu"),
-                           truncated_copy(testing::shared_data("paraview/timeseries.pvd"), "half.pvd")}) {
+  for (const auto& file :
+       {truncated_copy(testing::shared_data("paraview/wavelet_zlib.vti"), "half.vti"),
+        truncated_copy(testing::shared_data("paraview/wavelet_clip_binary.vtu"), "half.vtu"),
+        truncated_copy(testing::shared_data("paraview/timeseries.pvd"), "half.pvd")}) {
     EXPECT_EQ(run_surrox("info " + file.string() + " -o " + dir.string(), &out), 2) << out;
     expect_contains(out, file.filename().string());
   }
   // A truncated HDF5 dataset written by surrox itself.
-  ASSERT_EQ(run_surrox("convert " + testing::shared_data("paraview/wavelet_zlib.vti").string() + " " +
-                           (dir / "whole.h5").string() + " -o " + dir.string(),
+  ASSERT_EQ(run_surrox("convert " + testing::shared_data("paraview/wavelet_zlib.vti").string() +
+                           " " + (dir / "whole.h5").string() + " -o " + dir.string(),
                        &out),
             0)
       << out;
   const fs::path half_h5 = truncated_copy(dir / "whole.h5", "half.h5");
-  EXPECT_EQ(run_surrox("convert " + half_h5.string() + " " + (dir / "x.pvd").string() + " -o " + dir.string(), &out), 2)
+  EXPECT_EQ(run_surrox("convert " + half_h5.string() + " " + (dir / "x.pvd").string() + " -o " +
+                           dir.string(),
+                       &out),
+            2)
       << out;
   expect_contains(out, "half.h5");
   EXPECT_EQ(run_surrox("info " + (dir / "nothing.vtu").string() + " -o " + dir.string(), &out), 2);
@@ -229,7 +257,9 @@ TEST(Cli, CorruptInputFilesExitWithTwo) {
 
 TEST(Cli, CaseReferenceIsUpToDate) {
   std::string generated;
-  ASSERT_EQ(run_surrox("docs case-reference --log-level off -o " + testing::scratch_dir().string(), &generated), 0);
+  ASSERT_EQ(run_surrox("docs case-reference --log-level off -o " + testing::scratch_dir().string(),
+                       &generated),
+            0);
   const std::string committed = read_text(testing::source_dir() / "docs/case-reference.md");
   EXPECT_EQ(generated, committed)
       << "docs/case-reference.md is stale; regenerate it with\n"
@@ -243,14 +273,16 @@ TEST(Cli, EveryCaseFileValidatesAndRuns) {
     ++cases;
     const fs::path dir = testing::scratch_dir() / entry.path().stem();
     std::string out;
-    EXPECT_EQ(run_surrox("validate -q " + entry.path().string() + " -o " + dir.string(), &out), 0) << out;
+    EXPECT_EQ(run_surrox("validate -q " + entry.path().string() + " -o " + dir.string(), &out), 0)
+        << out;
     // Shortened: the point is that it runs end to end, not the physics (tested elsewhere). A case
     // may say how in a header line "# Quick check: ARGS" (sweeps: fewer, smaller cases).
     std::string quick = "--max-steps 3";
     std::ifstream text(entry.path());
     for (std::string line; std::getline(text, line) && line.rfind('#', 0) == 0;)
       if (line.rfind("# Quick check:", 0) == 0) quick = line.substr(14);
-    EXPECT_EQ(run_surrox("run " + entry.path().string() + " -o " + dir.string() + " " + quick, &out), 0)
+    EXPECT_EQ(
+        run_surrox("run " + entry.path().string() + " -o " + dir.string() + " " + quick, &out), 0)
         << entry.path() << "\n"
         << out;
     EXPECT_TRUE(fs::exists(dir / "summary.json")) << entry.path();
@@ -266,10 +298,13 @@ namespace {
 
 TEST(Cli, ARunStoppedHalfwayAndRestartedEqualsTheUninterruptedRunBitwise) {
   const fs::path dir = testing::scratch_dir();
-  const std::string common = demo_case().string() + " --set solver.grid.points=[33,33] --set output.vtk=false";
+  const std::string common =
+      demo_case().string() + " --set solver.grid.points=[33,33] --set output.vtk=false";
   std::string out;
   ASSERT_EQ(run_surrox("run " + common + " -o " + (dir / "whole").string(), &out), 0) << out;
-  ASSERT_EQ(run_surrox("run " + common + " -o " + (dir / "first").string() + " --max-steps 100", &out), 0) << out;
+  ASSERT_EQ(
+      run_surrox("run " + common + " -o " + (dir / "first").string() + " --max-steps 100", &out), 0)
+      << out;
   EXPECT_FALSE(summary_of(dir / "first")["results"]["finished"].get<bool>());
   EXPECT_EQ(summary_of(dir / "first")["results"]["steps"], 100);
   ASSERT_EQ(run_surrox("run " + common + " -o " + (dir / "second").string() + " --restart " +
@@ -290,7 +325,8 @@ TEST(Cli, ARunStoppedHalfwayAndRestartedEqualsTheUninterruptedRunBitwise) {
   EXPECT_EQ(std::memcmp(ua.data(), ub.data(), ua.size() * sizeof(double)), 0);
   // A checkpoint of another case is refused with exit code 2.
   EXPECT_EQ(run_surrox("run " + demo_case().string() + " --set solver.grid.points=[17,17] -o " +
-                           (dir / "other").string() + " --restart " + (dir / "first/checkpoint.h5").string(),
+                           (dir / "other").string() + " --restart " +
+                           (dir / "first/checkpoint.h5").string(),
                        &out),
             2);
   expect_contains(out, "checkpoint holds 1089 points, this case has 289");

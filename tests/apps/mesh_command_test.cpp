@@ -15,10 +15,13 @@ namespace {
 
 TEST(MeshCommand, WritesGridAndQuality) {
   const auto dir = testing::scratch_dir();
-  std::ofstream(dir / "mesh.yaml") << "mesh:\n  airfoil: {type: naca, digits: '2412'}\n  cells_around: 128\n"
-                                      "  cells_normal: 48\n  first_cell_height: 1.0e-3\n";
+  std::ofstream(dir / "mesh.yaml")
+      << "mesh:\n  airfoil: {type: naca, digits: '2412'}\n  cells_around: 128\n"
+         "  cells_normal: 48\n  first_cell_height: 1.0e-3\n";
   std::string out;
-  ASSERT_EQ(testing::run_surrox("mesh " + (dir / "mesh.yaml").string() + " -o " + (dir / "out").string(), &out), 0)
+  ASSERT_EQ(testing::run_surrox(
+                "mesh " + (dir / "mesh.yaml").string() + " -o " + (dir / "out").string(), &out),
+            0)
       << out;
   const io::MeshCollection grid = io::read_vtk(dir / "out" / "grid.vts");
   ASSERT_EQ(grid.entries.size(), 1u);
@@ -39,7 +42,9 @@ TEST(MeshCommand, OpenCoordinatesAreExitTwo) {
   std::ofstream(dir / "open.dat") << "open\n1.0 0.0\n0.5 0.06\n0.0 0.0\n0.5 -0.06\n0.9 -0.1\n";
   std::ofstream(dir / "mesh.yaml") << "mesh:\n  airfoil: {type: selig, file: open.dat}\n";
   std::string out;
-  EXPECT_EQ(testing::run_surrox("mesh " + (dir / "mesh.yaml").string() + " -o " + (dir / "out").string(), &out), 2)
+  EXPECT_EQ(testing::run_surrox(
+                "mesh " + (dir / "mesh.yaml").string() + " -o " + (dir / "out").string(), &out),
+            2)
       << out;
   EXPECT_NE(out.find("open.dat"), std::string::npos) << out;
 }

@@ -26,9 +26,10 @@ TEST(SweepMpi, RanksShareTheCasesAndMatchSingleRuns) {
   const auto dir = testing::scratch_dir();
   const auto path = dir / "sweep.yaml";
   if (runtime.root())
-    std::ofstream(path) << "solver:\n  type: heat\n  grid: {points: [17, 17]}\n  end_time: 0.004\n"
-                           "output: {vtk: false}\n"
-                           "sweep:\n  values:\n    solver.diffusivity: [0.25, 0.5, 1.0]\n    solver.amplitude: [1, 2]\n";
+    std::ofstream(path)
+        << "solver:\n  type: heat\n  grid: {points: [17, 17]}\n  end_time: 0.004\n"
+           "output: {vtk: false}\n"
+           "sweep:\n  values:\n    solver.diffusivity: [0.25, 0.5, 1.0]\n    solver.amplitude: [1, 2]\n";
   MPI_Barrier(runtime.comm());
   const SweepOptions options{path, {}, dir / "out"};
   const io::CaseFile c = io::load_case(path, run_case_schema());
@@ -57,7 +58,8 @@ TEST(SweepMpi, RanksShareTheCasesAndMatchSingleRuns) {
     const auto expected = reference.read("u", reference.steps() - 1);
     const auto got = sweep.read("u", i);
     ASSERT_EQ(got.extent(0), expected.extent(0));
-    for (std::size_t p = 0; p < got.extent(0); ++p) ASSERT_EQ(got(p, 0), expected(p, 0)) << "case " << i;
+    for (std::size_t p = 0; p < got.extent(0); ++p)
+      ASSERT_EQ(got(p, 0), expected(p, 0)) << "case " << i;
   }
 }
 

@@ -55,8 +55,9 @@ TEST(Sweep, ZipPairsValuesAndRejectsUnequalLists) {
   std::string text = kSweepCase;
   text += "  combine: zip\n";
   EXPECT_THROW(expand_sweep(io::load_case_text(text, "sweep.yaml", run_case_schema())), InputError);
-  const io::CaseFile c = io::load_case_text(text, "sweep.yaml", run_case_schema(),
-                                            {"sweep.values={solver.diffusivity: [0.5, 1.0], solver.cfl: [0.5, 0.9]}"});
+  const io::CaseFile c =
+      io::load_case_text(text, "sweep.yaml", run_case_schema(),
+                         {"sweep.values={solver.diffusivity: [0.5, 1.0], solver.cfl: [0.5, 0.9]}"});
   const auto points = expand_sweep(c);
   ASSERT_EQ(points.size(), 2u);
   EXPECT_EQ(points[1].values.at("solver.cfl"), "0.9");
@@ -64,7 +65,8 @@ TEST(Sweep, ZipPairsValuesAndRejectsUnequalLists) {
 }
 
 TEST(Sweep, CaseWithoutValuesIsNotASweep) {
-  const io::CaseFile c = io::load_case_text("solver: {type: heat}\n", "one.yaml", run_case_schema());
+  const io::CaseFile c =
+      io::load_case_text("solver: {type: heat}\n", "one.yaml", run_case_schema());
   EXPECT_FALSE(is_sweep(c));
 }
 
@@ -96,7 +98,8 @@ TEST(Sweep, DatasetHoldsEachCaseAsASeparateRunWouldAndResumes) {
 
   const io::SweepDatasetReader sweep(dir / "out" / "sweep.h5");
   ASSERT_EQ(sweep.cases(), 6u);
-  EXPECT_EQ(sweep.parameter("solver.diffusivity"), (std::vector<double>{0.5, 0.5, 0.5, 1.0, 1.0, 1.0}));
+  EXPECT_EQ(sweep.parameter("solver.diffusivity"),
+            (std::vector<double>{0.5, 0.5, 0.5, 1.0, 1.0, 1.0}));
   EXPECT_EQ(sweep.parameter_text("solver.modes")[2], "[1, 3]");
   EXPECT_THROW(sweep.parameter("solver.modes"), InputError);
   const auto errors = sweep.result("error_max_relative");
@@ -117,7 +120,8 @@ TEST(Sweep, DatasetHoldsEachCaseAsASeparateRunWouldAndResumes) {
     const auto got = sweep.read(field.name, 4);
     ASSERT_EQ(got.extent(0), expected.extent(0));
     for (std::size_t i = 0; i < got.extent(0); ++i)
-      for (std::size_t k = 0; k < got.extent(1); ++k) ASSERT_EQ(got(i, k), expected(i, k)) << field.name;
+      for (std::size_t k = 0; k < got.extent(1); ++k)
+        ASSERT_EQ(got(i, k), expected(i, k)) << field.name;
   }
 
   // Interrupt: case 2 never finished. The rerun runs it alone and rebuilds the same dataset.

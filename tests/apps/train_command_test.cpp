@@ -19,12 +19,13 @@ namespace {
 std::filesystem::path write_config(const std::filesystem::path& dir) {
   const auto sweep = training::make_sweep(dir);
   const auto path = dir / "train.yaml";
-  std::ofstream(path) << "data:\n  path: " << sweep.string()
-                      << "\n  inputs: [centroid_x, centroid_y]\n  parameters: [solver.alpha_deg]\n"
-                         "  outputs: [pressure, 'velocity[1]']\n  weight: area\n  split: [0.6, 0.2, 0.2]\n"
-                         "network: {type: mlp, hidden: [16, 16]}\n"
-                         "training:\n  epochs: 4\n  batch_size: 16\n  checkpoint_interval: 1\n"
-                         "  loss: {type: area_weighted_mse}\n";
+  std::ofstream(path)
+      << "data:\n  path: " << sweep.string()
+      << "\n  inputs: [centroid_x, centroid_y]\n  parameters: [solver.alpha_deg]\n"
+         "  outputs: [pressure, 'velocity[1]']\n  weight: area\n  split: [0.6, 0.2, 0.2]\n"
+         "network: {type: mlp, hidden: [16, 16]}\n"
+         "training:\n  epochs: 4\n  batch_size: 16\n  checkpoint_interval: 1\n"
+         "  loss: {type: area_weighted_mse}\n";
   return path;
 }
 
@@ -37,7 +38,9 @@ TEST(TrainCommand, WritesModelMetricsAndErrors) {
   const auto dir = testing::scratch_dir();
   const auto config = write_config(dir);
   std::string out;
-  ASSERT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "out").string(), &out), 0) << out;
+  ASSERT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "out").string(), &out),
+            0)
+      << out;
   const auto r = summary(dir / "out");
   EXPECT_EQ(r["epochs_trained"], 4);
   EXPECT_EQ(r["cases"]["train"], 6);
@@ -54,13 +57,14 @@ TEST(TrainCommand, WritesModelMetricsAndErrors) {
   EXPECT_EQ(grid->cells, (std::vector<long>{training::kNi, training::kNj}));
 
   // Stopped after 2 epochs, then resumed: the same final losses as the straight run.
-  ASSERT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "split").string() + " --max-epochs 2",
-                                &out),
-            0)
+  ASSERT_EQ(
+      testing::run_surrox(
+          "train " + config.string() + " -o " + (dir / "split").string() + " --max-epochs 2", &out),
+      0)
       << out;
   EXPECT_EQ(summary(dir / "split")["finished"], false);
-  ASSERT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "split").string() + " --resume " +
-                                    (dir / "split" / "checkpoint.pt").string(),
+  ASSERT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "split").string() +
+                                    " --resume " + (dir / "split" / "checkpoint.pt").string(),
                                 &out),
             0)
       << out;

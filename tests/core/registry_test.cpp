@@ -18,7 +18,8 @@ struct Square : Shape {
 
 TEST(Registry, CreatesRegisteredTypes) {
   Registry<Shape, double> shapes("shape");
-  shapes.add("square", {[](double s) { return std::make_unique<Square>(s); }, Schema(), "a square"});
+  shapes.add("square",
+             {[](double s) { return std::make_unique<Square>(s); }, Schema(), "a square"});
   EXPECT_DOUBLE_EQ(shapes.create("square", 3.0)->area(), 9.0);
   EXPECT_EQ(shapes.names(), std::vector<std::string>{"square"});
 }

@@ -4,10 +4,9 @@
 #include "core/runtime.hpp"
 
 #include <gtest/gtest.h>
-
-#include <Kokkos_Core.hpp>
 #include <petscsys.h>
 
+#include <Kokkos_Core.hpp>
 #include <thread>
 
 #include "core/error.hpp"
@@ -26,8 +25,9 @@ TEST(Runtime, InitialisesEveryBackendOnEveryRank) {
   EXPECT_TRUE(petsc_initialized);
   const auto c = runtime.configuration();
   EXPECT_EQ(c["mpi_ranks"], 2);
-  for (const char* key : {"mpi_library", "kokkos_version", "kokkos_execution_space", "petsc_version",
-                          "torch_version", "torch_threads", "blas", "blas_library"})
+  for (const char* key :
+       {"mpi_library", "kokkos_version", "kokkos_execution_space", "petsc_version", "torch_version",
+        "torch_threads", "blas", "blas_library"})
     EXPECT_TRUE(c.contains(key)) << key;
   EXPECT_EQ(c["kokkos_version"], "3.4.1");
 }

@@ -92,18 +92,21 @@ TEST(CaseFile, LoadsAndFillsDefaults) {
 
 TEST(CaseFile, UnknownKeyNamesFileLineKeyPathAndClosestKey) {
   const std::string e = error_of("run:\n  steps: 10\n  end_tme: 2\nwidget: {type: gear}\n");
-  expect_contains(e, "case.yaml:3:3: run.end_tme: unknown key 'end_tme' (did you mean 'end_time'?)");
+  expect_contains(e,
+                  "case.yaml:3:3: run.end_tme: unknown key 'end_tme' (did you mean 'end_time'?)");
   expect_contains(e, "valid keys: end_time, steps, verbose, scheme, box");
 }
 
 TEST(CaseFile, WrongTypeIsReported) {
   expect_contains(error_of("run:\n  steps: ten\nwidget: {type: gear}\n"),
                   "case.yaml:2:10: run.steps: expected an integer, got 'ten'");
-  expect_contains(error_of("run:\n  steps: 1.5\nwidget: {type: gear}\n"), "run.steps: expected an integer");
+  expect_contains(error_of("run:\n  steps: 1.5\nwidget: {type: gear}\n"),
+                  "run.steps: expected an integer");
   expect_contains(error_of("run: {steps: 1, verbose: maybe}\nwidget: {type: gear}\n"),
                   "run.verbose: expected true or false");
   expect_contains(error_of("run: [1, 2]\nwidget: {type: gear}\n"), "run: expected a section");
-  expect_contains(error_of("run: {steps: 1, box: 3}\nwidget: {type: gear}\n"), "run.box: expected a list");
+  expect_contains(error_of("run: {steps: 1, box: 3}\nwidget: {type: gear}\n"),
+                  "run.box: expected a list");
 }
 
 TEST(CaseFile, OutOfRangeValuesNameTheAllowedRange) {
@@ -111,8 +114,10 @@ TEST(CaseFile, OutOfRangeValuesNameTheAllowedRange) {
                   "run.steps: value 0 out of range; allowed: [1, 1000]");
   expect_contains(error_of("run: {steps: 1, end_time: -1}\nwidget: {type: gear}\n"),
                   "run.end_time: value -1 out of range; allowed: > 0");
-  expect_contains(error_of("run: {steps: 1, end_time: .nan}\nwidget: {type: gear}\n"), "must be finite");
-  expect_contains(error_of("run: {steps: 1, box: [1, 0]}\nwidget: {type: gear}\n"), "run.box: value 0");
+  expect_contains(error_of("run: {steps: 1, end_time: .nan}\nwidget: {type: gear}\n"),
+                  "must be finite");
+  expect_contains(error_of("run: {steps: 1, box: [1, 0]}\nwidget: {type: gear}\n"),
+                  "run.box: value 0");
   expect_contains(error_of("run: {steps: 1, box: [1, 2, 3]}\nwidget: {type: gear}\n"),
                   "run.box: expected 2 entries, got 3");
 }
@@ -128,12 +133,14 @@ TEST(CaseFile, MissingRequiredKeysAndSections) {
   expect_contains(error_of("run: {steps: 1}\n"), "missing required section 'widget'");
   expect_contains(error_of("run: {steps: 1}\nwidget: {type: spring}\n"),
                   "widget: missing required key 'stiffness'");
-  expect_contains(error_of("run: {steps: 1}\nwidget: {teeth: 3}\n"), "missing 'type'; choose one of: gear, spring");
+  expect_contains(error_of("run: {steps: 1}\nwidget: {teeth: 3}\n"),
+                  "missing 'type'; choose one of: gear, spring");
 }
 
 TEST(CaseFile, UnknownComponentTypeListsKnownTypes) {
-  expect_contains(error_of("run: {steps: 1}\nwidget:\n  type: gaer\n"),
-                  "case.yaml:3:9: widget.type: unknown widget type 'gaer' (did you mean 'gear'?); known: gear, spring");
+  expect_contains(
+      error_of("run: {steps: 1}\nwidget:\n  type: gaer\n"),
+      "case.yaml:3:9: widget.type: unknown widget type 'gaer' (did you mean 'gear'?); known: gear, spring");
   // Keys of one type are not valid for another.
   expect_contains(error_of("run: {steps: 1}\nwidget: {type: spring, stiffness: 1, teeth: 4}\n"),
                   "widget.teeth: unknown key 'teeth'");
@@ -149,7 +156,8 @@ TEST(CaseFile, SyntaxErrorsGiveTheLine) {
 TEST(CaseFile, DuplicateKeysAreErrors) {
   expect_contains(error_of("run:\n  steps: 1\n  steps: 2\nwidget: {type: gear}\n"),
                   "case.yaml:3:3: run.steps: duplicate key 'steps' (first given on line 2)");
-  expect_contains(error_of("run: {steps: 1}\nwidget: {type: gear}\nrun: {steps: 2}\n"), "duplicate key 'run'");
+  expect_contains(error_of("run: {steps: 1}\nwidget: {type: gear}\nrun: {steps: 2}\n"),
+                  "duplicate key 'run'");
 }
 
 TEST(CaseFile, EmptyAndBinaryFilesAreErrors) {
@@ -174,7 +182,8 @@ TEST(CaseFile, AliasesAndDeepNestingNeitherCrashNorHang) {
   for (int i = 0; i < 50000; ++i) deep += "{a: ";
   expect_contains(error_of(deep), "case.yaml");
   // Aliases that fit the schema are fine.
-  const CaseFile ok = load_case_text("run: &r {steps: 3}\nwidget: {type: gear, teeth: 7}\n", "c.yaml", schema());
+  const CaseFile ok =
+      load_case_text("run: &r {steps: 3}\nwidget: {type: gear, teeth: 7}\n", "c.yaml", schema());
   EXPECT_EQ(ok.root.section("run").integer("steps"), 3);
 }
 
@@ -184,8 +193,10 @@ TEST(CaseFile, OverridesApplyAfterTheFileAndAreNamedInErrors) {
   EXPECT_EQ(c.root.section("run").integer("steps"), 42);
   EXPECT_DOUBLE_EQ(c.root.section("widget").real("ratio"), 2.5);
   EXPECT_EQ(c.root.section("run").reals("box"), (std::vector<double>{2, 3}));
-  expect_contains(error_of(kValid, {"run.steps=0"}), "--set run.steps=0: run.steps: value 0 out of range");
-  expect_contains(error_of(kValid, {"run.stepz=3"}), "--set run.stepz=3: run.stepz: unknown key 'stepz'");
+  expect_contains(error_of(kValid, {"run.steps=0"}),
+                  "--set run.steps=0: run.steps: value 0 out of range");
+  expect_contains(error_of(kValid, {"run.stepz=3"}),
+                  "--set run.stepz=3: run.stepz: unknown key 'stepz'");
   expect_contains(error_of(kValid, {"run.steps"}), "expected KEY.PATH=VALUE");
   expect_contains(error_of(kValid, {"run.steps.x=1"}), "'run.steps' is not a section");
   expect_contains(error_of(kValid, {"run..steps=1"}), "empty key");
@@ -222,7 +233,8 @@ TEST(CaseFile, PathsResolveAgainstTheCaseFolderAndMustExist) {
 }
 
 TEST(CaseFile, ReportsEveryProblemAtOnce) {
-  const std::string e = error_of("run:\n  steps: 0\n  scheme: rk9\n  colour: red\nwidget: {type: gear}\n");
+  const std::string e =
+      error_of("run:\n  steps: 0\n  scheme: rk9\n  colour: red\nwidget: {type: gear}\n");
   expect_contains(e, "run.steps: value 0");
   expect_contains(e, "rk9");
   expect_contains(e, "colour");

@@ -3,6 +3,8 @@
 // ctest-labels: unit mpi
 // Checkpoints: every rank's pieces, scalars and strings round-trip bit for bit; a different
 // rank count is refused; a write that fails midway leaves the previous checkpoint intact.
+#include "io/hdf5_checkpoint.hpp"
+
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -12,7 +14,6 @@
 #include <limits>
 
 #include "core/error.hpp"
-#include "io/hdf5_checkpoint.hpp"
 #include "support/test_paths.hpp"
 
 namespace surrox::io {
@@ -69,8 +70,8 @@ TEST(Hdf5Checkpoint, RoundTripIsBitwise) {
   EXPECT_EQ(read.scalars, written.scalars);
   EXPECT_EQ(read.strings, written.strings);
   ASSERT_EQ(read.arrays.size(), 3u);
-  for (const auto& array : written.arrays) EXPECT_TRUE(bitwise_equal(read.array(array.name).values, array.values))
-      << array.name;
+  for (const auto& array : written.arrays)
+    EXPECT_TRUE(bitwise_equal(read.array(array.name).values, array.values)) << array.name;
   EXPECT_EQ(read.arrays[0].name, "u");  // in the order written
   EXPECT_THROW(read.scalar("missing"), InputError);
   EXPECT_THROW(read.array("missing"), InputError);

@@ -26,8 +26,12 @@ int size_of(MPI_Comm comm) {
   return s;
 }
 
-double point_value(long i, long j, long k, std::size_t c, double t) { return i + 10.0 * j + 100.0 * k + 1000.0 * c + t; }
-double cell_value(long i, long j, long k, std::size_t c, double t) { return -(i + 7.0 * j + 49.0 * k) - 0.5 * c + t; }
+double point_value(long i, long j, long k, std::size_t c, double t) {
+  return i + 10.0 * j + 100.0 * k + 1000.0 * c + t;
+}
+double cell_value(long i, long j, long k, std::size_t c, double t) {
+  return -(i + 7.0 * j + 49.0 * k) - 0.5 * c + t;
+}
 
 MeshData image_piece(std::array<long, 6> e) {
   MeshData mesh;
@@ -92,7 +96,8 @@ std::size_t cells_before(int r) {
 std::vector<NamedArray> unstructured_fields(int r, double t) {
   const MeshData mesh = unstructured_piece(r);
   NamedArray p{"p", HostArray("p", 6, 1)}, id{"id", HostArray("id", mesh.cell_types.size(), 2)};
-  for (std::size_t n = 0; n < 6; ++n) p.values(n, 0) = mesh.points(n, 0) + 100 * mesh.points(n, 1) + t;
+  for (std::size_t n = 0; n < 6; ++n)
+    p.values(n, 0) = mesh.points(n, 0) + 100 * mesh.points(n, 1) + t;
   for (std::size_t c = 0; c < mesh.cell_types.size(); ++c) {
     id.values(c, 0) = static_cast<double>(cells_before(r) + c);
     id.values(c, 1) = t;
@@ -109,7 +114,9 @@ bool chunked_and_deflated(const std::filesystem::path& path, const char* dataset
     unsigned flags = 0, values[8], config = 0;
     size_t n = 8;
     char name[64];
-    if (H5Pget_filter2(dcpl, f, &flags, &n, values, sizeof name, name, &config) == H5Z_FILTER_DEFLATE) deflate = true;
+    if (H5Pget_filter2(dcpl, f, &flags, &n, values, sizeof name, name, &config) ==
+        H5Z_FILTER_DEFLATE)
+      deflate = true;
   }
   const bool chunked = H5Pget_layout(dcpl) == H5D_CHUNKED;
   H5Pclose(dcpl);
@@ -122,7 +129,8 @@ void expect_equal(const HostArray& a, const HostArray& b, const std::string& wha
   ASSERT_EQ(a.extent(0), b.extent(0)) << what;
   ASSERT_EQ(a.extent(1), b.extent(1)) << what;
   for (std::size_t i = 0; i < a.extent(0); ++i)
-    for (std::size_t c = 0; c < a.extent(1); ++c) ASSERT_EQ(a(i, c), b(i, c)) << what << " at " << i << "," << c;
+    for (std::size_t c = 0; c < a.extent(1); ++c)
+      ASSERT_EQ(a(i, c), b(i, c)) << what << " at " << i << "," << c;
 }
 
 TEST(Hdf5Parallel, ImageSplitInJ) {
@@ -141,7 +149,9 @@ TEST(Hdf5Parallel, ImageSplitInJ) {
   {
     Hdf5DatasetWriter writer(path, comm, piece, fields, "case: 1\n", "hdf5_parallel_test");
     writer.set_attribute("ranks", static_cast<double>(size));
-    for (double t : times) writer.append(t, {image_points(piece, 1, t), image_points(piece, 3, t), image_cells(piece, t)});
+    for (double t : times)
+      writer.append(t,
+                    {image_points(piece, 1, t), image_points(piece, 3, t), image_cells(piece, t)});
     writer.close();
   }
   ASSERT_TRUE(std::filesystem::exists(path));
@@ -169,7 +179,8 @@ TEST(Hdf5Parallel, UnstructuredConcatenated) {
   const std::vector<FieldSpec> fields{{"p", FieldSpec::On::kPoints, 1, "Pa", ""},
                                       {"id", FieldSpec::On::kCells, 2, "", ""}};
   {
-    Hdf5DatasetWriter writer(path, comm, unstructured_piece(rank), fields, "", "hdf5_parallel_test");
+    Hdf5DatasetWriter writer(path, comm, unstructured_piece(rank), fields, "",
+                             "hdf5_parallel_test");
     writer.append(0.0, unstructured_fields(rank, 0.0));
     writer.append(2.0, unstructured_fields(rank, 2.0));
     writer.close();
@@ -203,7 +214,8 @@ TEST(Hdf5Parallel, UnstructuredConcatenated) {
     std::size_t point = 0, cell = 0;
     for (int r = 0; r < size; ++r) {
       const auto local = unstructured_fields(r, t);
-      for (std::size_t n = 0; n < local[0].tuples(); ++n, ++point) ASSERT_EQ(p(point, 0), local[0].values(n, 0));
+      for (std::size_t n = 0; n < local[0].tuples(); ++n, ++point)
+        ASSERT_EQ(p(point, 0), local[0].values(n, 0));
       for (std::size_t c = 0; c < local[1].tuples(); ++c, ++cell) {
         ASSERT_EQ(id(cell, 0), local[1].values(c, 0));
         ASSERT_EQ(id(cell, 1), local[1].values(c, 1));

@@ -79,8 +79,8 @@ TEST(ParaViewCrossCheck, OpensEverythingSurroxWrites) {
   write_vtk_partitioned(piece, folder / "partitioned.pvti", MPI_COMM_WORLD);
   written.emplace_back(folder / "partitioned.pvti", piece);
 
-  std::string command = pvpython + " " +
-      (surrox::testing::source_dir() / "tests/io/check_with_pvpython.py").string();
+  std::string command =
+      pvpython + " " + (surrox::testing::source_dir() / "tests/io/check_with_pvpython.py").string();
   for (const auto& [path, mesh] : written) command += " " + path.string();
   std::string output;
   const int status = surrox::testing::run_command(command, &output);

@@ -66,7 +66,8 @@ Written write_dataset(const std::filesystem::path& path, const MeshData& mesh) {
                             {"p", FieldSpec::On::kCells, 1, "Pa", ""}},
                            "", "xdmf_paraview_test");
   for (double t : w.times)
-    writer.append(t, {ramp("T", w.points, 1, 1 + t), ramp("u", w.points, 3, 2 + t), ramp("p", w.cells, 1, -1 - t)});
+    writer.append(t, {ramp("T", w.points, 1, 1 + t), ramp("u", w.points, 3, 2 + t),
+                      ramp("p", w.cells, 1, -1 - t)});
   writer.close();
   const double t = w.times.back();
   w.arrays["T"] = {"point", 1, 0.0, (1 + t) * (w.points - 1)};
@@ -121,7 +122,8 @@ TEST(XdmfParaView, SidecarsOpenInParaView) {
   ASSERT_EQ(code, 0) << output;
   const auto marker = output.find("JSON{");
   ASSERT_NE(marker, std::string::npos) << output;
-  const auto result = nlohmann::json::parse(output.substr(marker + 4, output.find('\n', marker) - marker - 4));
+  const auto result =
+      nlohmann::json::parse(output.substr(marker + 4, output.find('\n', marker) - marker - 4));
   for (const auto& w : written) {
     SCOPED_TRACE(w.xdmf.string());
     ASSERT_TRUE(result.contains(w.xdmf.string())) << output;

@@ -14,7 +14,8 @@ namespace surrox::solvers::heat {
 namespace {
 
 io::CaseFile heat_case(const std::vector<std::string>& overrides) {
-  return io::load_case_text("solver: {type: heat}\n", "heat.yaml", apps::run_case_schema(), overrides);
+  return io::load_case_text("solver: {type: heat}\n", "heat.yaml", apps::run_case_schema(),
+                            overrides);
 }
 
 // Runs a heat case to its end time and returns the diagnostics.
@@ -36,7 +37,8 @@ TEST(HeatSolver, ConvergesAtSecondOrderToTheExactSolution) {
   }
   for (std::size_t i = 1; i < errors.size(); ++i) {
     const double order = std::log2(errors[i - 1] / errors[i]);
-    EXPECT_NEAR(order, 2.0, 0.1) << "grid " << i << ": errors " << errors[i - 1] << " → " << errors[i];
+    EXPECT_NEAR(order, 2.0, 0.1) << "grid " << i << ": errors " << errors[i - 1] << " → "
+                                 << errors[i];
   }
   EXPECT_LT(errors.back(), 1e-4);
 }
@@ -73,8 +75,9 @@ TEST(HeatSolver, RejectsUnstableAndInconsistentInput) {
     solver.initialize(c.root.section("solver"), testing::runtime());
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("--set solver.modes=[1, 1, 1]: solver.modes: needs one mode"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("--set solver.modes=[1, 1, 1]: solver.modes: needs one mode"),
+        std::string::npos)
         << e.what();
   }
 }

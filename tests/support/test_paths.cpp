@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
-#include <unistd.h>
 
 namespace surrox::testing {
 namespace {
@@ -21,7 +21,8 @@ std::filesystem::path source_dir() { return SURROX_SOURCE_DIR; }
 std::filesystem::path shared_data(const std::string& relative) {
   const std::filesystem::path path = std::filesystem::path(SURROX_SHARED_DATA_DIR) / relative;
   if (!std::filesystem::exists(path))
-    ADD_FAILURE() << "test data missing: " << path << " (../shared/data must sit beside the checkout)";
+    ADD_FAILURE() << "test data missing: " << path
+                  << " (../shared/data must sit beside the checkout)";
   return path;
 }
 
@@ -71,7 +72,8 @@ std::string paraview_python(std::string* why) {
   if (const char* from_env = std::getenv("SURROX_PVPYTHON"); from_env && *from_env) return from_env;
   const std::string wrapper = (source_dir() / "scripts/pvpython").string();
   if (run_command(wrapper + " --available") == 0) return wrapper;
-  if (why) *why = "ParaView's Python is not installed (run scripts/bootstrap.sh or set SURROX_PVPYTHON)";
+  if (why)
+    *why = "ParaView's Python is not installed (run scripts/bootstrap.sh or set SURROX_PVPYTHON)";
   return "";
 }
 

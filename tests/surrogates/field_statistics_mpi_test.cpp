@@ -4,14 +4,13 @@
 // ctest-pch: torch
 // summary.json's field statistics cover every rank's piece of a decomposed field, not rank 0's:
 // rank r holds 3 × 2 values r·10 + n, so the whole field is {0..5, 10..15}.
-#include "surrogates/field_statistics.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "core/runtime.hpp"
 #include "support/test_paths.hpp"
+#include "surrogates/field_statistics.hpp"
 
 namespace surrox::surrogates {
 namespace {
@@ -38,7 +37,8 @@ TEST(FieldStatistics, ReduceOverEveryRanksPiece) {
   for (int r = 0; r < 2; ++r)
     for (int n = 0; n < 6; ++n) squares += (10.0 * r + n) * (10.0 * r + n);
   EXPECT_NEAR(s["rms"].get<double>(), std::sqrt(squares / 12), 1e-12);
-  EXPECT_EQ(s["shape"].get<std::vector<long>>(), (std::vector<long>{1, 3, 2}));  // this rank's piece
+  EXPECT_EQ(s["shape"].get<std::vector<long>>(),
+            (std::vector<long>{1, 3, 2}));  // this rank's piece
   EXPECT_EQ(s["unit"].get<std::string>(), "m/s");
 
   // On one rank's own communicator: that piece alone.

@@ -4,8 +4,9 @@
 // Surrogates: built-in networks by name, save and load with metadata (same predictions), a
 // model that does not fit a case refused with the reason, non-models refused, and TorchScript
 // exported from Python PyTorch loaded through the same interface.
-#include <gtest/gtest.h>
+#include "surrogates/surrogate.hpp"
 
+#include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
 #include <fstream>
@@ -14,7 +15,6 @@
 #include "core/schema_validator.hpp"
 #include "support/test_paths.hpp"
 #include "surrogates/networks.hpp"
-#include "surrogates/surrogate.hpp"
 
 namespace surrox::surrogates {
 namespace {
@@ -136,7 +136,9 @@ TEST(Surrogate, TorchScriptFromPythonPyTorch) {
   if (testing::run_command("/usr/bin/python3 -c 'import torch'", &out) != 0)
     GTEST_SKIP() << "python3-torch is not installed (scripts/bootstrap.sh installs it): " << out;
   const auto script = testing::source_dir() / "tests" / "surrogates" / "make_torchscript.py";
-  ASSERT_EQ(testing::run_command("/usr/bin/python3 " + script.string() + " " + (dir / "ts.pt").string(), &out), 0)
+  ASSERT_EQ(testing::run_command(
+                "/usr/bin/python3 " + script.string() + " " + (dir / "ts.pt").string(), &out),
+            0)
       << out;
   const auto model = Surrogate::load(dir / "ts.pt");
   EXPECT_EQ(model->metadata().network, "torchscript");
@@ -149,7 +151,8 @@ TEST(Surrogate, TorchScriptFromPythonPyTorch) {
     for (long c = 0; c < 3; ++c) x[r][c] = probe[r][c];
   const auto y = model->predict(x);
   for (long r = 0; r < 2; ++r)
-    for (long c = 0; c < 2; ++c) EXPECT_NEAR(y[r][c].item<double>(), expected[r][c], 1e-12) << r << "," << c;
+    for (long c = 0; c < 2; ++c)
+      EXPECT_NEAR(y[r][c].item<double>(), expected[r][c], 1e-12) << r << "," << c;
 }
 
 }  // namespace

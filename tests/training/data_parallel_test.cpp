@@ -34,7 +34,8 @@ struct Mlp final : surrogates::Network {
   torch::Tensor forward(const torch::Tensor& x) override { return net->forward(x); }
 };
 
-DataParallelOptions through(HostTransport transport, std::size_t bucket_bytes = kDefaultBucketBytes) {
+DataParallelOptions through(HostTransport transport,
+                            std::size_t bucket_bytes = kDefaultBucketBytes) {
   DataParallelOptions options;
   options.host_transport = transport;
   options.bucket_bytes = bucket_bytes;
@@ -46,13 +47,15 @@ DataParallelOptions through(HostTransport transport, std::size_t bucket_bytes = 
 struct CountingCopies final : DataParallel {
   std::unique_ptr<DataParallel> inner;
   int* scattered;
-  CountingCopies(std::unique_ptr<DataParallel> inner, int* scattered) : inner(std::move(inner)), scattered(scattered) {}
+  CountingCopies(std::unique_ptr<DataParallel> inner, int* scattered)
+      : inner(std::move(inner)), scattered(scattered) {}
   int rank() const override { return inner->rank(); }
   int size() const override { return inner->size(); }
   double sum(double value) override { return inner->sum(value); }
   void sum_gradients(std::vector<torch::Tensor>& gradients) override {
     for (std::size_t i = 1; i < gradients.size(); ++i)
-      if (gradients[i].data_ptr() != static_cast<char*>(gradients[i - 1].data_ptr()) + gradients[i - 1].nbytes()) {
+      if (gradients[i].data_ptr() !=
+          static_cast<char*>(gradients[i - 1].data_ptr()) + gradients[i - 1].nbytes()) {
         ++*scattered;
         break;
       }
@@ -112,18 +115,21 @@ TEST_P(DataParallelTransport, TwoRanksTrainLikeOne) {
   Mlp one;
   const auto dir = testing::scratch_dir();
   const TrainResult alone =
-      Trainer(training_section(config), single_process()).fit(one, train, valid, dir / ("one" + std::to_string(runtime.rank())));
+      Trainer(training_section(config), single_process())
+          .fit(one, train, valid, dir / ("one" + std::to_string(runtime.rank())));
   // The same global batches split over the two ranks.
   torch::manual_seed(5);
   Mlp two;
   int scattered = 0;
   const TrainResult split =
       Trainer(training_section(config),
-              std::make_unique<CountingCopies>(collective_data_parallel(runtime.comm(), through(GetParam())), &scattered))
+              std::make_unique<CountingCopies>(
+                  collective_data_parallel(runtime.comm(), through(GetParam())), &scattered))
           .fit(two, train, valid, dir / "two");
   ASSERT_EQ(split.history.size(), alone.history.size());
   for (std::size_t e = 0; e < alone.history.size(); ++e) {
-    EXPECT_NEAR(split.history[e].train_loss, alone.history[e].train_loss, 1e-12 * alone.history[e].train_loss);
+    EXPECT_NEAR(split.history[e].train_loss, alone.history[e].train_loss,
+                1e-12 * alone.history[e].train_loss);
     EXPECT_NEAR(split.history[e].validation_loss, alone.history[e].validation_loss,
                 1e-12 * alone.history[e].validation_loss);
   }

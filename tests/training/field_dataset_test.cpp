@@ -3,6 +3,8 @@
 // ctest-pch: torch
 // Training data from a sweep dataset: channels, split by case and by group, statistics from
 // the training cases only, point and grid layouts, area weights, and bad input.
+#include "training/field_dataset.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,7 +14,6 @@
 #include "io/case_file.hpp"
 #include "io/hdf5_sweep.hpp"
 #include "support/test_paths.hpp"
-#include "training/field_dataset.hpp"
 #include "training/synthetic_sweep.hpp"
 
 namespace surrox::training {
@@ -23,14 +24,16 @@ FieldDataset load(const std::filesystem::path& sweep, std::vector<std::string> o
   Schema root("test");
   root.section("data", FieldDataset::schema(), "data");
   overrides.push_back("data.path=" + sweep.string());
-  const io::CaseFile c = io::load_case_text("data: {outputs: [pressure, velocity]}\n", "train.yaml", root, overrides);
+  const io::CaseFile c =
+      io::load_case_text("data: {outputs: [pressure, velocity]}\n", "train.yaml", root, overrides);
   return FieldDataset::load(c.root.section("data"), layout);
 }
 
 TEST(FieldDataset, SplitsByCaseAndNormalisesWithTrainingStatistics) {
   const auto sweep = make_sweep(testing::scratch_dir());
-  const FieldDataset d = load(sweep, {"data.split=[0.6, 0.2, 0.2]", "data.weight=area", "data.dtype=float64",
-                                      "data.parameters=[solver.alpha_deg, cl]"});
+  const FieldDataset d =
+      load(sweep, {"data.split=[0.6, 0.2, 0.2]", "data.weight=area", "data.dtype=float64",
+                   "data.parameters=[solver.alpha_deg, cl]"});
   EXPECT_EQ(d.train_cases.size(), 6u);
   EXPECT_EQ(d.validation_cases.size(), 2u);
   EXPECT_EQ(d.test_cases.size(), 2u);
@@ -38,10 +41,12 @@ TEST(FieldDataset, SplitsByCaseAndNormalisesWithTrainingStatistics) {
   all.insert(d.validation_cases.begin(), d.validation_cases.end());
   all.insert(d.test_cases.begin(), d.test_cases.end());
   EXPECT_EQ(all.size(), 10u);  // no case in two splits
-  // Points layout: a row per cell; inputs centroid_x, centroid_y, α, cl; outputs p, v[0], v[1], v[2].
+  // Points layout: a row per cell; inputs centroid_x, centroid_y, α, cl; outputs p, v[0], v[1],
+  // v[2].
   ASSERT_EQ(d.train.inputs.sizes(), (std::vector<long>{6 * kNi * kNj, 4}));
   ASSERT_EQ(d.train.targets.sizes(), (std::vector<long>{6 * kNi * kNj, 4}));
-  EXPECT_EQ(d.outputs.names, (std::vector<std::string>{"pressure", "velocity[0]", "velocity[1]", "velocity[2]"}));
+  EXPECT_EQ(d.outputs.names,
+            (std::vector<std::string>{"pressure", "velocity[0]", "velocity[1]", "velocity[2]"}));
   const auto mean = d.train.inputs.mean(0), std = d.train.inputs.std(0, false);
   for (long c = 0; c < 4; ++c) {
     EXPECT_NEAR(mean[c].item<double>(), 0, 1e-12) << c;
@@ -85,7 +90,8 @@ TEST(FieldDataset, GridLayoutAndGroups) {
 // i-fastest row order.
 TEST(FieldDataset, GridIndexChannels) {
   const auto sweep = make_sweep(testing::scratch_dir());
-  const FieldDataset d = load(sweep, {"data.inputs=[grid_i_cos, grid_i_sin, grid_j]", "data.dtype=float64"});
+  const FieldDataset d =
+      load(sweep, {"data.inputs=[grid_i_cos, grid_i_sin, grid_j]", "data.dtype=float64"});
   const auto raw = d.inputs.invert(d.train.inputs.slice(0, 0, kNi * kNj));
   for (long j = 0; j < kNj; ++j)
     for (long i = 0; i < kNi; ++i) {
@@ -105,7 +111,8 @@ TEST(FieldDataset, LeavesOutUnconvergedCasesUnlessAsked) {
     return names;
   };
   const FieldDataset left_out = load(sweep, {});
-  EXPECT_EQ(left_out.unconverged_cases_left_out, (std::vector<std::string>{"case_0002", "case_0007"}));
+  EXPECT_EQ(left_out.unconverged_cases_left_out,
+            (std::vector<std::string>{"case_0002", "case_0007"}));
   EXPECT_TRUE(left_out.unconverged_cases_kept.empty());
   const auto used = all_cases(left_out);
   EXPECT_EQ(used.size(), 8u);
@@ -140,10 +147,12 @@ TEST(FieldDataset, BadInputNamesWhatIsWrong) {
   };
   EXPECT_NE(message({"data.outputs=[pressur]"}).find("has no field 'pressur'"), std::string::npos);
   EXPECT_NE(message({"data.outputs=['velocity[3]']"}).find("3 components"), std::string::npos);
-  EXPECT_NE(message({"data.split=[0.0, 0.5, 0.5]"}).find("training split is empty"), std::string::npos);
+  EXPECT_NE(message({"data.split=[0.0, 0.5, 0.5]"}).find("training split is empty"),
+            std::string::npos);
   EXPECT_NE(message({"data.split=[0.5, 0.5, 0.5]"}).find("sum to 1"), std::string::npos);
   EXPECT_NE(message({"data.parameters=[airfoil]"}).find("holds text"), std::string::npos);
-  EXPECT_NE(message({"data.parameters=[mach]"}).find("no parameter or result 'mach'"), std::string::npos);
+  EXPECT_NE(message({"data.parameters=[mach]"}).find("no parameter or result 'mach'"),
+            std::string::npos);
 }
 
 }  // namespace

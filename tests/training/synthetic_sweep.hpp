@@ -21,7 +21,8 @@ inline std::filesystem::path make_sweep(const std::filesystem::path& dir,
     io::SweepCase c;
     c.name = "case_000" + std::to_string(k);
     const double alpha = static_cast<double>(k);
-    c.parameters = {{"solver.alpha_deg", std::to_string(k)}, {"airfoil", k % 5 == 0 ? "'0012'" : "'24" + std::to_string(k % 5) + "2'"}};
+    c.parameters = {{"solver.alpha_deg", std::to_string(k)},
+                    {"airfoil", k % 5 == 0 ? "'0012'" : "'24" + std::to_string(k % 5) + "2'"}};
     c.results = {{"cl", 0.1 * alpha}};
     if (!unconverged.empty()) c.results["converged"] = unconverged.count(k) ? 0.0 : 1.0;
     c.mesh.kind = io::MeshKind::kStructured;
@@ -32,7 +33,8 @@ inline std::filesystem::path make_sweep(const std::filesystem::path& dir,
         c.mesh.points(i + (kNi + 1) * j, 0) = i + alpha;
         c.mesh.points(i + (kNi + 1) * j, 1) = 2.0 * j;
       }
-    io::HostArray area("area", kNi * kNj, 1), pressure("p", kNi * kNj, 1), velocity("v", kNi * kNj, 3);
+    io::HostArray area("area", kNi * kNj, 1), pressure("p", kNi * kNj, 1),
+        velocity("v", kNi * kNj, 3);
     for (long cell = 0; cell < kNi * kNj; ++cell) {
       area(cell, 0) = 1.0 + cell;
       pressure(cell, 0) = alpha + cell;

@@ -3,6 +3,8 @@
 // ctest-pch: torch
 // The trainer and its registries: losses (area weights), schedules (closed forms, plateau),
 // training that learns, early stopping, bad input, and the exact resume from a checkpoint.
+#include "training/trainer.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -12,7 +14,6 @@
 #include "support/test_paths.hpp"
 #include "training/loss.hpp"
 #include "training/lr_schedule.hpp"
-#include "training/trainer.hpp"
 
 namespace surrox::training {
 namespace {
@@ -29,7 +30,9 @@ CaseNode training_section(const std::vector<std::string>& overrides = {}) {
 TensorSet problem(long rows, std::uint64_t seed) {
   torch::manual_seed(seed);
   auto x = torch::rand({rows, 2}, torch::kFloat64) * 2 - 1;
-  auto y = torch::stack({torch::sin(2 * x.select(1, 0)) + x.select(1, 1).square(), x.select(1, 0) * x.select(1, 1)}, 1);
+  auto y = torch::stack(
+      {torch::sin(2 * x.select(1, 0)) + x.select(1, 1).square(), x.select(1, 0) * x.select(1, 1)},
+      1);
   return {x, y, torch::rand({rows}, torch::kFloat64) + 0.5};
 }
 
@@ -59,7 +62,8 @@ TEST(Loss, AreaWeightedEqualsMseForUniformWeightsAndWeighsPoints) {
   EXPECT_DOUBLE_EQ(mse.item<double>(), 14.0 / 3);
   EXPECT_DOUBLE_EQ(weighted.item<double>(), 14.0 / 3);
   auto w = torch::tensor({{0.0, 0.0, 3.0}}, torch::kFloat64);
-  EXPECT_DOUBLE_EQ(losses().at("area_weighted_mse").make(none)->rows(p, t, w).item<double>(), 27.0 / 3);
+  EXPECT_DOUBLE_EQ(losses().at("area_weighted_mse").make(none)->rows(p, t, w).item<double>(),
+                   27.0 / 3);
   EXPECT_DOUBLE_EQ(losses().at("l1").make(none)->rows(p, t, {}).item<double>(), 2.0);
   EXPECT_THROW(losses().at("area_weighted"), InputError);
 }
@@ -104,35 +108,44 @@ TEST(Trainer, LearnsASmoothFunction) {
 
 TEST(Trainer, ResumedRunContinuesTheLossCurveExactly) {
   const auto dir = testing::scratch_dir();
-  const std::vector<std::string> config = {"training.epochs=8", "training.batch_size=100",
-                                           "training.checkpoint_interval=3", "training.clip_grad_norm=1.0",
-                                           "training.schedule={type: plateau, patience: 1, factor: 0.5}",
-                                           "training.loss={type: area_weighted_mse}"};
+  const std::vector<std::string> config = {
+      "training.epochs=8",
+      "training.batch_size=100",
+      "training.checkpoint_interval=3",
+      "training.clip_grad_norm=1.0",
+      "training.schedule={type: plateau, patience: 1, factor: 0.5}",
+      "training.loss={type: area_weighted_mse}"};
   const TensorSet train = problem(500, 1), valid = problem(100, 2);
   auto straight = model(7);
-  const TrainResult full = Trainer(training_section(config)).fit(*straight, train, valid, dir / "full");
+  const TrainResult full =
+      Trainer(training_section(config)).fit(*straight, train, valid, dir / "full");
 
   // The same run stopped after 5 epochs (as a batch queue would), then resumed by a fresh
   // trainer and a model with other initial weights: the checkpoint must restore everything.
   auto first = model(7);
-  const TrainResult part = Trainer(training_section(config)).fit(*first, train, valid, dir / "split", {}, 5);
+  const TrainResult part =
+      Trainer(training_section(config)).fit(*first, train, valid, dir / "split", {}, 5);
   ASSERT_EQ(part.history.size(), 5u);
   auto second = model(99);
   const TrainResult rest =
-      Trainer(training_section(config)).fit(*second, train, valid, dir / "split", dir / "split" / "checkpoint.pt");
+      Trainer(training_section(config))
+          .fit(*second, train, valid, dir / "split", dir / "split" / "checkpoint.pt");
   ASSERT_EQ(rest.history.size(), full.history.size());
   for (std::size_t e = 0; e < full.history.size(); ++e) {
     EXPECT_EQ(rest.history[e].train_loss, full.history[e].train_loss) << "epoch " << e + 1;
-    EXPECT_EQ(rest.history[e].validation_loss, full.history[e].validation_loss) << "epoch " << e + 1;
+    EXPECT_EQ(rest.history[e].validation_loss, full.history[e].validation_loss)
+        << "epoch " << e + 1;
     EXPECT_EQ(rest.history[e].learning_rate, full.history[e].learning_rate) << "epoch " << e + 1;
   }
   auto a = straight->parameters(), b = second->parameters();
-  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_TRUE(torch::equal(a[i], b[i])) << "parameter " << i;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    EXPECT_TRUE(torch::equal(a[i], b[i])) << "parameter " << i;
   // A file that is not a checkpoint is bad input.
   std::ofstream(dir / "junk.pt") << "junk";
   auto third = model(1);
-  EXPECT_THROW(Trainer(training_section(config)).fit(*third, train, valid, dir / "junk", dir / "junk.pt"),
-               InputError);
+  EXPECT_THROW(
+      Trainer(training_section(config)).fit(*third, train, valid, dir / "junk", dir / "junk.pt"),
+      InputError);
 }
 
 TEST(Trainer, EmptyTrainingSplitAndMissingWeightsAreBadInput) {
