@@ -1,9 +1,10 @@
 #pragma once
-// A coupler drives a solver and a surrogate together (warm starts today; neural time steps,
-// learned forces later). It gets the test cases already expanded and validated by the app
-// (each a resolved `solver` section and the key paths that made it), runs them, writes what it
-// wants into the output folder and reports its figures in `results` (summary.json "results").
-// Couplers come from a registry like solvers: a case file names one in `coupler: {type: NAME}`.
+// A coupler drives a solver and a surrogate together (a warm start; neural time steps, learned
+// forces and super-resolution are further registry entries of the same shape). It gets the test
+// cases already expanded and validated by the app (each a resolved `solver` section and the key
+// paths that made it), runs them, writes what it wants into the output folder and reports its
+// figures in `results` (summary.json "results"). Couplers come from a registry like solvers: a case
+// file names one in `coupler: {type: NAME}`.
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
