@@ -108,13 +108,11 @@ class TrainCommand final : public Command {
     if (!data.unconverged_cases_left_out.empty())
       spdlog::warn(
           "data: left out {} unconverged case(s) ({}); set data.include_unconverged: true to keep them",
-          data.unconverged_cases_left_out.size(),
-          fmt::format("{}", fmt::join(data.unconverged_cases_left_out, ", ")));
+          data.unconverged_cases_left_out.size(), fmt::join(data.unconverged_cases_left_out, ", "));
     if (!data.unconverged_cases_kept.empty())
       spdlog::warn(
           "data: training on {} unconverged case(s) ({}) because include_unconverged is true",
-          data.unconverged_cases_kept.size(),
-          fmt::format("{}", fmt::join(data.unconverged_cases_kept, ", ")));
+          data.unconverged_cases_kept.size(), fmt::join(data.unconverged_cases_kept, ", "));
 
     torch::manual_seed(static_cast<std::uint64_t>(training_node.integer("seed")));
     const auto& entry =

@@ -229,7 +229,7 @@ nlohmann::json run_sweep(Runtime& runtime, const io::CaseFile& case_file,
       spdlog::warn(
           "sweep: {} case(s) stopped at their iteration limit unconverged ({}); they are in the dataset "
           "with converged = 0, and surrox train leaves them out unless data.include_unconverged is true",
-          not_converged.size(), fmt::format("{}", fmt::join(not_converged, ", ")));
+          not_converged.size(), fmt::join(not_converged, ", "));
     const std::string dataset_name = case_file.root.section("sweep").string("dataset");
     const std::filesystem::path dataset_path = options.output_dir / dataset_name;
     if (!done.empty()) {
