@@ -30,8 +30,8 @@ using h5::write_box;
 
 namespace {
 
-constexpr const char* kFormat = "surrox-dataset";
-constexpr std::int64_t kFormatVersion = 1;
+constexpr const char* kDatasetFormat = "surrox-dataset";
+constexpr std::int64_t kDatasetFormatVersion = 1;
 constexpr hsize_t kChunkValues = 1 << 17;  // about 1 MiB of doubles per chunk
 
 const std::set<std::string>& reserved_attributes() {
@@ -384,8 +384,8 @@ Hdf5DatasetWriter::Hdf5DatasetWriter(std::filesystem::path path, MPI_Comm comm,
   // Root attributes and the case; `created` comes from rank 0 so all ranks write the same.
   std::string created = d.rank == 0 ? utc_timestamp() : std::string();
   mpi::broadcast(comm, &created);
-  h5::write_attribute(d.file, "format", std::string(kFormat), d.where);
-  h5::write_attribute(d.file, "format_version", kFormatVersion, d.where);
+  h5::write_attribute(d.file, "format", std::string(kDatasetFormat), d.where);
+  h5::write_attribute(d.file, "format_version", kDatasetFormatVersion, d.where);
   h5::write_attribute(d.file, "surrox_version", std::string(kVersion), d.where);
   h5::write_attribute(d.file, "surrox_git_describe", std::string(kGitDescribe), d.where);
   h5::write_attribute(d.file, "producer", producer, d.where);
@@ -639,11 +639,12 @@ Hdf5DatasetReader::Hdf5DatasetReader(const std::filesystem::path& path)
   if (!h5::has_attribute(d.file, "format"))
     h5::fail(d.where, "not a surrox dataset (no root attribute 'format')");
   const std::string format = h5::read_string_attribute(d.file, "format", d.where);
-  if (format != kFormat) h5::fail(d.where, "not a surrox dataset (format is '" + format + "')");
+  if (format != kDatasetFormat)
+    h5::fail(d.where, "not a surrox dataset (format is '" + format + "')");
   const auto version = h5::read_int_attribute(d.file, "format_version", d.where);
-  if (version.size() != 1 || version[0] < 1 || version[0] > kFormatVersion)
+  if (version.size() != 1 || version[0] < 1 || version[0] > kDatasetFormatVersion)
     h5::fail(d.where, "unsupported format_version (this surrox reads " +
-                          std::to_string(kFormatVersion) + ")");
+                          std::to_string(kDatasetFormatVersion) + ")");
 
   Hid mesh = h5::open_group(d.file, "mesh", d.where);
   d.kind = parse_kind(h5::read_string_attribute(mesh, "kind", d.where), d.where);

@@ -21,8 +21,8 @@ using h5::Where;
 
 namespace {
 
-constexpr const char* kFormat = "surrox-sweep";
-constexpr std::int64_t kFormatVersion = 1;
+constexpr const char* kSweepFormat = "surrox-sweep";
+constexpr std::int64_t kSweepFormatVersion = 1;
 
 bool parses_as_number(const std::string& text, double* value) {
   if (text.empty()) return false;
@@ -215,8 +215,8 @@ SweepDatasetWriter::SweepDatasetWriter(std::filesystem::path path, std::size_t c
                    d.where, "cannot track creation order");
   d.file = own(H5Fcreate(d.temporary_path.c_str(), H5F_ACC_TRUNC, fcpl, H5P_DEFAULT), H5Fclose,
                d.where, "cannot create " + d.temporary_path.string());
-  h5::write_attribute(d.file, "format", std::string(kFormat), d.where);
-  h5::write_attribute(d.file, "format_version", kFormatVersion, d.where);
+  h5::write_attribute(d.file, "format", std::string(kSweepFormat), d.where);
+  h5::write_attribute(d.file, "format_version", kSweepFormatVersion, d.where);
   h5::write_attribute(d.file, "surrox_version", std::string(kVersion), d.where);
   h5::write_attribute(d.file, "producer", producer, d.where);
   h5::write_attribute(d.file, "created", utc_timestamp(), d.where);
@@ -331,12 +331,12 @@ SweepDatasetReader::SweepDatasetReader(const std::filesystem::path& path)
   d.where = Where{path.string(), true};
   d.file = h5::open_for_reading(path, d.where);
   if (!h5::has_attribute(d.file, "format") ||
-      h5::read_string_attribute(d.file, "format", d.where) != kFormat)
+      h5::read_string_attribute(d.file, "format", d.where) != kSweepFormat)
     h5::fail(d.where, "not a surrox sweep dataset (no format = \"surrox-sweep\" attribute)");
   const auto version = h5::read_int_attribute(d.file, "format_version", d.where);
-  if (version.size() != 1 || version[0] > kFormatVersion)
+  if (version.size() != 1 || version[0] > kSweepFormatVersion)
     h5::fail(d.where, "format_version is newer than this surrox reads (" +
-                          std::to_string(kFormatVersion) + ")");
+                          std::to_string(kSweepFormatVersion) + ")");
   const auto cases = h5::read_int_attribute(d.file, "cases", d.where);
   if (cases.size() != 1 || cases[0] < 1) h5::fail(d.where, "bad 'cases' attribute");
   d.cases = static_cast<std::size_t>(cases[0]);

@@ -9,7 +9,7 @@
 namespace surrox::mesh {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+constexpr double kGridPi = 3.14159265358979323846;
 
 struct Front {
   std::vector<double> x, y;
@@ -27,8 +27,8 @@ void front_normals(const Front& f, std::vector<double>& nx, std::vector<double>&
     const std::size_t im = (i + n - 1) % n, ip = (i + 1) % n;
     const double pa = std::atan2(f.y[i] - f.y[im], f.x[i] - f.x[im]);
     const double pb = std::atan2(f.y[ip] - f.y[i], f.x[ip] - f.x[i]);
-    double turn = std::remainder(pb - pa, 2 * kPi);
-    if (turn > kPi - 1e-12) turn -= 2 * kPi;
+    double turn = std::remainder(pb - pa, 2 * kGridPi);
+    if (turn > kGridPi - 1e-12) turn -= 2 * kGridPi;
     const double pm = pa + 0.5 * turn;
     nx[i] = -std::sin(pm);
     ny[i] = std::cos(pm);

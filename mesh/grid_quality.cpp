@@ -7,7 +7,7 @@
 namespace surrox::mesh {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+constexpr double kQualityPi = 3.14159265358979323846;
 
 void keep_min(GridExtreme& e, double v, long i, long j) {
   if (v < e.value) e = {v, i, j};
@@ -59,7 +59,8 @@ GridQuality grid_quality(const CurvilinearGrid& g) {
         const double cr = ex * fy - ey * fx, dot = ex * fx + ey * fy;
         const double len = std::hypot(ex, ey) * std::hypot(fx, fy);
         jac = std::min(jac, len > 0 ? cr / len : -1.0);
-        double angle = std::atan2(cr, dot) * 180 / kPi;  // interior angle, negative when reflex
+        double angle =
+            std::atan2(cr, dot) * 180 / kQualityPi;  // interior angle, negative when reflex
         if (angle < 0) angle += 360;
         amin = std::min(amin, angle);
         amax = std::max(amax, angle);
@@ -81,14 +82,14 @@ GridQuality grid_quality(const CurvilinearGrid& g) {
     const long im = (i + ni - 1) % ni, ip = i + 1;
     const double pa = std::atan2(g.y(i, 0) - g.y(im, 0), g.x(i, 0) - g.x(im, 0));
     const double pb = std::atan2(g.y(ip, 0) - g.y(i, 0), g.x(ip, 0) - g.x(i, 0));
-    double turn = std::remainder(pb - pa, 2 * kPi);
-    if (turn > kPi - 1e-12) turn -= 2 * kPi;
+    double turn = std::remainder(pb - pa, 2 * kQualityPi);
+    if (turn > kQualityPi - 1e-12) turn -= 2 * kQualityPi;
     const double pm = pa + 0.5 * turn;
     const double nx = -std::sin(pm), ny = std::cos(pm);
     const double gx = g.x(i, 1) - g.x(i, 0), gy = g.y(i, 1) - g.y(i, 0);
     const double len = std::hypot(gx, gy);
     const double c = std::clamp((gx * nx + gy * ny) / len, -1.0, 1.0);
-    keep_max(q.max_wall_orthogonality_deg, std::acos(c) * 180 / kPi, i, 0);
+    keep_max(q.max_wall_orthogonality_deg, std::acos(c) * 180 / kQualityPi, i, 0);
     keep_min(q.min_first_cell_height, gx * nx + gy * ny, i, 0);
     keep_max(q.max_first_cell_height, gx * nx + gy * ny, i, 0);
   }

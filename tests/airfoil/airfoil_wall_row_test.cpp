@@ -22,7 +22,7 @@ namespace {
 
 using testing::naca0012_grid;
 
-AirfoilParameters euler_case() {
+AirfoilParameters wall_row_euler_case() {
   AirfoilParameters p;
   p.mach = 0.5;
   p.alpha_deg = 2;
@@ -31,8 +31,8 @@ AirfoilParameters euler_case() {
   return p;
 }
 
-AirfoilParameters laminar_case() {
-  AirfoilParameters p = euler_case();
+AirfoilParameters wall_row_laminar_case() {
+  AirfoilParameters p = wall_row_euler_case();
   p.equations = Equations::kNavierStokes;
   p.reynolds = 2000;
   p.alpha_deg = 1;
@@ -88,11 +88,11 @@ void expect_faster_to_the_same_solution(const AirfoilParameters& p,
 }
 
 TEST(AirfoilWallRow, MirrorGhostConvergesEulerInFewerCycles) {
-  expect_faster_to_the_same_solution(euler_case(), naca0012_grid(2e-3));
+  expect_faster_to_the_same_solution(wall_row_euler_case(), naca0012_grid(2e-3));
 }
 
 TEST(AirfoilWallRow, MirrorGhostConvergesLaminarInFewerCycles) {
-  expect_faster_to_the_same_solution(laminar_case(), naca0012_grid(5e-4));
+  expect_faster_to_the_same_solution(wall_row_laminar_case(), naca0012_grid(5e-4));
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::run_surrox;
 
-std::string read_text(const fs::path& path) {
+std::string cli_read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
@@ -28,7 +28,7 @@ std::string read_text(const fs::path& path) {
 }
 
 nlohmann::json summary_of(const fs::path& dir) {
-  return nlohmann::json::parse(read_text(dir / "summary.json"));
+  return nlohmann::json::parse(cli_read_text(dir / "summary.json"));
 }
 
 void expect_contains(const std::string& text, const std::string& part) {
@@ -102,7 +102,7 @@ TEST(Cli, RunWritesFieldsDatasetAndSummary) {
   for (std::size_t i = 0; i < u_h5.extent(0); ++i) ASSERT_EQ(u_h5(i, 0), u_vtk->values(i, 0));
   expect_contains(h5.case_yaml(), "type: heat");
   EXPECT_TRUE(fs::exists(dir / "fields.xdmf"));
-  expect_contains(read_text(dir / "case.resolved.yaml"), "diffusivity: 1.0");
+  expect_contains(cli_read_text(dir / "case.resolved.yaml"), "diffusivity: 1.0");
   expect_no_temporaries(dir);
 }
 
@@ -227,7 +227,7 @@ TEST(Cli, ConvertsASeriesToHdf5AndBack) {
 TEST(Cli, CorruptInputFilesExitWithTwo) {
   const fs::path dir = testing::scratch_dir();
   auto truncated_copy = [&](const fs::path& from, const std::string& name) {
-    const std::string text = read_text(from);
+    const std::string text = cli_read_text(from);
     std::ofstream(dir / name, std::ios::binary) << text.substr(0, text.size() / 2);
     return dir / name;
   };
@@ -260,7 +260,7 @@ TEST(Cli, CaseReferenceIsUpToDate) {
   ASSERT_EQ(run_surrox("docs case-reference --log-level off -o " + testing::scratch_dir().string(),
                        &generated),
             0);
-  const std::string committed = read_text(testing::source_dir() / "docs/case-reference.md");
+  const std::string committed = cli_read_text(testing::source_dir() / "docs/case-reference.md");
   EXPECT_EQ(generated, committed)
       << "docs/case-reference.md is stale; regenerate it with\n"
          "  build/release/apps/surrox docs case-reference --log-level off -o /tmp/docs > docs/case-reference.md";

@@ -15,7 +15,7 @@
 namespace surrox::io {
 namespace {
 
-int rank_of(MPI_Comm comm) {
+int parallel_rank_of(MPI_Comm comm) {
   int r = 0;
   MPI_Comm_rank(comm, &r);
   return r;
@@ -125,7 +125,7 @@ bool chunked_and_deflated(const std::filesystem::path& path, const char* dataset
   return chunked && deflate;
 }
 
-void expect_equal(const HostArray& a, const HostArray& b, const std::string& what) {
+void expect_same_array(const HostArray& a, const HostArray& b, const std::string& what) {
   ASSERT_EQ(a.extent(0), b.extent(0)) << what;
   ASSERT_EQ(a.extent(1), b.extent(1)) << what;
   for (std::size_t i = 0; i < a.extent(0); ++i)
@@ -135,7 +135,7 @@ void expect_equal(const HostArray& a, const HostArray& b, const std::string& wha
 
 TEST(Hdf5Parallel, ImageSplitInJ) {
   const MPI_Comm comm = MPI_COMM_WORLD;
-  const int rank = rank_of(comm), size = size_of(comm);
+  const int rank = parallel_rank_of(comm), size = size_of(comm);
   const auto dir = testing::scratch_dir();  // (each call empties the folder)
   const auto path = dir / "image.h5";
   const long nj = 4 * size + 1;  // points 0..nj-1 along j
@@ -163,9 +163,9 @@ TEST(Hdf5Parallel, ImageSplitInJ) {
   EXPECT_EQ(mesh.origin, piece.origin);
   const MeshData whole = image_piece(global);
   for (std::size_t step = 0; step < times.size(); ++step) {
-    expect_equal(reader.read("T", step), image_points(whole, 1, times[step]).values, "T");
-    expect_equal(reader.read("u", step), image_points(whole, 3, times[step]).values, "u");
-    expect_equal(reader.read("q", step), image_cells(whole, times[step]).values, "q");
+    expect_same_array(reader.read("T", step), image_points(whole, 1, times[step]).values, "T");
+    expect_same_array(reader.read("u", step), image_points(whole, 3, times[step]).values, "u");
+    expect_same_array(reader.read("q", step), image_cells(whole, times[step]).values, "q");
   }
   EXPECT_EQ(reader.attributes().at("ranks"), std::to_string(size));
   EXPECT_TRUE(chunked_and_deflated(path, "/fields/T"));
@@ -174,7 +174,7 @@ TEST(Hdf5Parallel, ImageSplitInJ) {
 
 TEST(Hdf5Parallel, UnstructuredConcatenated) {
   const MPI_Comm comm = MPI_COMM_WORLD;
-  const int rank = rank_of(comm), size = size_of(comm);
+  const int rank = parallel_rank_of(comm), size = size_of(comm);
   const auto path = testing::scratch_dir() / "mesh.h5";
   const std::vector<FieldSpec> fields{{"p", FieldSpec::On::kPoints, 1, "Pa", ""},
                                       {"id", FieldSpec::On::kCells, 2, "", ""}};
@@ -204,7 +204,7 @@ TEST(Hdf5Parallel, UnstructuredConcatenated) {
   }
   Hdf5DatasetReader reader(path);
   const MeshData mesh = reader.mesh();
-  expect_equal(mesh.points, expected.points, "points");
+  expect_same_array(mesh.points, expected.points, "points");
   EXPECT_EQ(mesh.cell_types, expected.cell_types);
   EXPECT_EQ(mesh.cell_offsets, expected.cell_offsets);
   EXPECT_EQ(mesh.connectivity, expected.connectivity);
@@ -229,7 +229,7 @@ TEST(Hdf5Parallel, UnstructuredConcatenated) {
 
 TEST(Hdf5Parallel, BadPieceOnOneRankFailsEverywhere) {
   const MPI_Comm comm = MPI_COMM_WORLD;
-  const int rank = rank_of(comm), size = size_of(comm);
+  const int rank = parallel_rank_of(comm), size = size_of(comm);
   const auto dir = testing::scratch_dir();
   MeshData piece = unstructured_piece(rank);
   if (rank == size - 1) piece.connectivity[0] = 99;  // out of range on the last rank only

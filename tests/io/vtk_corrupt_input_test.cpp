@@ -30,7 +30,7 @@ fs::path write_bytes(const fs::path& path, const std::string& bytes) {
 }
 
 // read_vtk(path) must throw an InputError whose message contains `path` and `expected_text`.
-void expect_input_error(const fs::path& path, const std::string& named = "") {
+void expect_corrupt_input_error(const fs::path& path, const std::string& named = "") {
   const std::string name = named.empty() ? path.string() : named;
   try {
     const MeshCollection collection = read_vtk(path);
@@ -55,10 +55,10 @@ TEST_P(TruncatedFile, IsAnInputError) {
   if (original.extension() == ".pvd")
     fs::create_directory_symlink(original.parent_path() / "timeseries", folder / "timeseries");
   const std::string stem = original.stem().string(), ext = original.extension().string();
-  expect_input_error(
+  expect_corrupt_input_error(
       write_bytes(folder / (stem + "_half" + ext), bytes.substr(0, bytes.size() / 2)));
-  expect_input_error(write_bytes(folder / (stem + "_200" + ext), bytes.substr(0, 200)));
-  expect_input_error(
+  expect_corrupt_input_error(write_bytes(folder / (stem + "_200" + ext), bytes.substr(0, 200)));
+  expect_corrupt_input_error(
       write_bytes(folder / (stem + "_short" + ext), bytes.substr(0, bytes.size() - 40)));
 }
 
@@ -73,14 +73,14 @@ TEST(CorruptVtk, RandomBytesWithAVtuName) {
   std::mt19937 random(42);
   std::string bytes(4096, '\0');
   for (char& c : bytes) c = static_cast<char>(random());
-  expect_input_error(write_bytes(scratch_dir() / "random.vtu", bytes));
+  expect_corrupt_input_error(write_bytes(scratch_dir() / "random.vtu", bytes));
 }
 
 TEST(CorruptVtk, XmlOfTheWrongType) {
   // A valid .vtu renamed .vti: VTK's image reader must refuse it, not misread it.
   const fs::path path = scratch_dir() / "grid.vti";
   fs::copy_file(shared_data("paraview/wavelet_clip_binary.vtu"), path);
-  expect_input_error(path);
+  expect_corrupt_input_error(path);
 }
 
 TEST(CorruptVtk, DamagedCompressedBlock) {
@@ -90,19 +90,21 @@ TEST(CorruptVtk, DamagedCompressedBlock) {
   ASSERT_NE(appended, std::string::npos);
   for (std::size_t i = appended + 200; i < appended + 600 && i < bytes.size(); ++i)
     bytes[i] = static_cast<char>(~bytes[i]);
-  expect_input_error(write_bytes(scratch_dir() / "flipped.vti", bytes));
+  expect_corrupt_input_error(write_bytes(scratch_dir() / "flipped.vti", bytes));
 }
 
-TEST(CorruptVtk, EmptyFile) { expect_input_error(write_bytes(scratch_dir() / "empty.vtu", "")); }
+TEST(CorruptVtk, EmptyFile) {
+  expect_corrupt_input_error(write_bytes(scratch_dir() / "empty.vtu", ""));
+}
 
-TEST(CorruptVtk, MissingFile) { expect_input_error(scratch_dir() / "absent.vti"); }
+TEST(CorruptVtk, MissingFile) { expect_corrupt_input_error(scratch_dir() / "absent.vti"); }
 
 TEST(CorruptVtk, UnknownExtension) {
-  expect_input_error(write_bytes(scratch_dir() / "data.xyz", "hello"));
+  expect_corrupt_input_error(write_bytes(scratch_dir() / "data.xyz", "hello"));
 }
 
 TEST(CorruptVtk, LegacyGarbage) {
-  expect_input_error(write_bytes(scratch_dir() / "junk.vtk", "# not vtk at all\n1 2 3\n"));
+  expect_corrupt_input_error(write_bytes(scratch_dir() / "junk.vtk", "# not vtk at all\n1 2 3\n"));
 }
 
 TEST(CorruptVtk, PvdNamingAMissingFile) {
@@ -112,7 +114,7 @@ TEST(CorruptVtk, PvdNamingAMissingFile) {
       "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\">\n  <Collection>\n"
       "    <DataSet timestep=\"0\" part=\"0\" file=\"steps/missing_0.vtu\"/>\n  "
       "</Collection>\n</VTKFile>\n");
-  expect_input_error(pvd);
+  expect_corrupt_input_error(pvd);
   try {
     read_vtk(pvd);
   } catch (const InputError& e) {
@@ -121,7 +123,7 @@ TEST(CorruptVtk, PvdNamingAMissingFile) {
 }
 
 TEST(CorruptVtk, PvdThatIsNotACollection) {
-  expect_input_error(
+  expect_corrupt_input_error(
       write_bytes(scratch_dir() / "wrong.pvd", "<VTKFile type=\"ImageData\"></VTKFile>\n"));
 }
 

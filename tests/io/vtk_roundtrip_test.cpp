@@ -127,7 +127,7 @@ TEST(VtkWriter, InconsistentMeshIsRefused) {
   EXPECT_TRUE(std::filesystem::is_empty(folder));
 }
 
-TEST(VtkReader, LegacyFileFromVtkWriter) {
+TEST(VtkRoundtripRead, LegacyFileFromVtkWriter) {
   MeshData mesh = unstructured_mesh();
   add_arrays(mesh);
   const auto path = scratch_dir() / "legacy.vtk";
@@ -139,7 +139,7 @@ TEST(VtkReader, LegacyFileFromVtkWriter) {
   expect_same_mesh(mesh, read_vtk_single(path));
 }
 
-TEST(VtkReader, MultiBlockFromVtkWriter) {
+TEST(VtkRoundtripRead, MultiBlockFromVtkWriter) {
   MeshData grid = unstructured_mesh(), image = image_mesh(), poly = polydata_mesh();
   add_arrays(grid, 1.0);
   add_arrays(image, 2.0);

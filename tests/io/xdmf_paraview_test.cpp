@@ -77,9 +77,9 @@ Written write_dataset(const std::filesystem::path& path, const MeshData& mesh) {
 }
 
 TEST(XdmfParaView, SidecarsOpenInParaView) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   std::string why;
-  const std::string python = testing::paraview_python(&why);
+  const std::string python = surrox::testing::paraview_python(&why);
   if (python.empty()) GTEST_SKIP() << "ParaView's Python is unavailable: " << why;
 
   std::vector<Written> written;
@@ -118,7 +118,7 @@ TEST(XdmfParaView, SidecarsOpenInParaView) {
   std::string command = python + " " + (dir / "inspect.py").string();
   for (const auto& w : written) command += " " + w.xdmf.string();
   std::string output;
-  const int code = testing::run_command(command, &output);
+  const int code = surrox::testing::run_command(command, &output);
   ASSERT_EQ(code, 0) << output;
   const auto marker = output.find("JSON{");
   ASSERT_NE(marker, std::string::npos) << output;

@@ -19,12 +19,12 @@
 namespace surrox::mesh {
 namespace {
 
-std::string joukowski_dat() {
+std::string grid_joukowski_dat() {
   return (testing::source_dir() / "cases/airfoil/joukowski.dat").string();
 }
 
 AirfoilShape airfoil(const std::string& name) {
-  return name == "joukowski" ? read_airfoil_file(joukowski_dat()) : naca_airfoil(name);
+  return name == "joukowski" ? read_airfoil_file(grid_joukowski_dat()) : naca_airfoil(name);
 }
 
 // A validated `mesh:` section from YAML text (file name "mesh.yaml" in errors).
@@ -206,7 +206,7 @@ TEST(AirfoilGrid, ValidAcrossShapesResolutionsAndWallSpacings) {
       {"2412", naca_airfoil("2412")},
       {"23012", naca_airfoil("23012")},
       {"4412 open TE", naca_airfoil("4412", false)},
-      {"joukowski", read_airfoil_file(joukowski_dat())},
+      {"joukowski", read_airfoil_file(grid_joukowski_dat())},
       {"joukowski (-0.05, 0.15)", JoukowskiAirfoil(-0.05, 0.15).shape(400)},
       {"tiny TE gap", tiny_gap_airfoil()}};
   for (const auto& [name, shape] : shapes)
@@ -250,7 +250,7 @@ TEST(AirfoilGrid, GrowthRatioMeetsFirstCellAndTotalDistance) {
 
 TEST(AirfoilGrid, BuildsFromTheCaseFileSection) {
   const CaseNode m =
-      mesh_section("mesh:\n  airfoil: {type: selig, file: " + joukowski_dat() +
+      mesh_section("mesh:\n  airfoil: {type: selig, file: " + grid_joukowski_dat() +
                    "}\n  cells_around: 128\n  cells_normal: 64\n  first_cell_height: 5e-4\n");
   const AirfoilGridOptions o = airfoil_grid_options(m);
   EXPECT_EQ(o.cells_around, 128);

@@ -10,7 +10,7 @@ namespace surrox::mesh {
 namespace {
 
 // Polar O-grid (clockwise i, outward j) with radii r0 q^j.
-CurvilinearGrid annulus(long ni, long nj, double r0, double q) {
+CurvilinearGrid quality_annulus(long ni, long nj, double r0, double q) {
   CurvilinearGrid g;
   g.x = HostMatrix("x", ni + 1, nj + 1);
   g.y = HostMatrix("y", ni + 1, nj + 1);
@@ -27,7 +27,7 @@ CurvilinearGrid annulus(long ni, long nj, double r0, double q) {
 TEST(GridQuality, PolarGridFiguresAreExact) {
   const long ni = 64, nj = 10;
   const double r0 = 1.0, q = 1.2;
-  const GridQuality g = grid_quality(annulus(ni, nj, r0, q));
+  const GridQuality g = grid_quality(quality_annulus(ni, nj, r0, q));
   EXPECT_EQ(g.cells, ni * nj);
   EXPECT_EQ(g.nonpositive_cells, 0);
   // Isosceles trapezoids with corner angles 90° ± 180°/ni.
@@ -50,7 +50,7 @@ TEST(GridQuality, PolarGridFiguresAreExact) {
 }
 
 TEST(GridQuality, ShearedAndTiltedCellsAreLocated) {
-  CurvilinearGrid g = annulus(32, 6, 1.0, 1.3);
+  CurvilinearGrid g = quality_annulus(32, 6, 1.0, 1.3);
   // Tilt the grid line of node (7, 1): the wall angle and the skewness of its cells grow.
   const double dx = g.x(7, 1) - g.x(7, 0), dy = g.y(7, 1) - g.y(7, 0);
   const double a = 20 * M_PI / 180;
@@ -65,7 +65,7 @@ TEST(GridQuality, ShearedAndTiltedCellsAreLocated) {
 }
 
 TEST(GridQuality, FoldedCellsAreCountedNotThrown) {
-  CurvilinearGrid g = annulus(16, 4, 1.0, 1.5);
+  CurvilinearGrid g = quality_annulus(16, 4, 1.0, 1.5);
   g.x(3, 2) *= 3;  // pushes a node beyond layer 3
   g.y(3, 2) *= 3;
   const GridQuality q = grid_quality(g);
@@ -76,7 +76,7 @@ TEST(GridQuality, FoldedCellsAreCountedNotThrown) {
 }
 
 TEST(GridQuality, JsonCarriesEveryFigureWithItsCell) {
-  const nlohmann::json j = to_json(grid_quality(annulus(16, 4, 1.0, 1.5)));
+  const nlohmann::json j = to_json(grid_quality(quality_annulus(16, 4, 1.0, 1.5)));
   EXPECT_EQ(j.at("cells"), 64);
   EXPECT_EQ(j.at("nonpositive_cells"), 0);
   for (const char* key : {"min_area", "min_normalized_jacobian", "max_skewness", "max_aspect_ratio",

@@ -21,7 +21,7 @@
 namespace surrox::solvers::rayleigh_benard {
 namespace {
 
-std::unique_ptr<RayleighBenardSolver<3>> make(std::vector<std::string> overrides) {
+std::unique_ptr<RayleighBenardSolver<3>> make_3d(std::vector<std::string> overrides) {
   const io::CaseFile c = io::load_case_text("solver: {type: rayleigh_benard_3d}\n", "rb3d.yaml",
                                             apps::run_case_schema(), overrides);
   auto solver = std::make_unique<RayleighBenardSolver<3>>();
@@ -36,7 +36,7 @@ TEST(RayleighBenard3d, DivergenceFreeAndConvectionGrows) {
   for (const char* stretching : {"solver.stretching=0", "solver.stretching=1.5"}) {
     auto settings = kSmall;
     settings.push_back(stretching);
-    auto solver = make(settings);
+    auto solver = make_3d(settings);
     const double ke0 = [&] {
       solver->advance();
       return solver->instantaneous().at("kinetic_energy");
@@ -52,8 +52,8 @@ TEST(RayleighBenard3d, DivergenceFreeAndConvectionGrows) {
 
 TEST(RayleighBenard3d, NusseltNumbersAreOneForConduction) {
   for (const char* stretching : {"solver.stretching=0", "solver.stretching=2"}) {
-    auto solver =
-        make({"solver.rayleigh=1000", "solver.cells=[8, 8, 8]", "solver.amplitude=0", stretching});
+    auto solver = make_3d(
+        {"solver.rayleigh=1000", "solver.cells=[8, 8, 8]", "solver.amplitude=0", stretching});
     for (int n = 0; n < 3; ++n) solver->advance();
     for (const char* name : {"nu_bottom", "nu_top", "nu_volume", "nu_kinetic", "nu_thermal"})
       EXPECT_NEAR(solver->instantaneous().at(name), 1.0, 1e-12) << name << ", " << stretching;
@@ -61,12 +61,12 @@ TEST(RayleighBenard3d, NusseltNumbersAreOneForConduction) {
 }
 
 TEST(RayleighBenard3d, OutputIsCellDataOnTheCornerGrid) {
-  auto uniform = make({"solver.cells=[6, 4, 8]"});
+  auto uniform = make_3d({"solver.cells=[6, 4, 8]"});
   const io::MeshData image = uniform->output_mesh();
   EXPECT_EQ(image.kind, io::MeshKind::kImage);
   EXPECT_EQ(image.extent, (std::array<long, 6>{0, 6, 0, 4, 0, 8}));
   for (const auto& a : image.cell_data) EXPECT_EQ(a.tuples(), 6u * 4u * 8u) << a.name;
-  auto stretched = make({"solver.cells=[6, 4, 8]", "solver.stretching=1.5"});
+  auto stretched = make_3d({"solver.cells=[6, 4, 8]", "solver.stretching=1.5"});
   const io::MeshData grid = stretched->output_mesh();
   EXPECT_EQ(grid.kind, io::MeshKind::kStructured);
   ASSERT_EQ(grid.points.extent(0), 7u * 5u * 9u);
@@ -76,15 +76,15 @@ TEST(RayleighBenard3d, OutputIsCellDataOnTheCornerGrid) {
 }
 
 TEST(RayleighBenard3d, RestartIsBitwise) {
-  auto reference = make(kSmall);
+  auto reference = make_3d(kSmall);
   for (int n = 0; n < 10; ++n) reference->advance();
-  auto first = make(kSmall);
+  auto first = make_3d(kSmall);
   for (int n = 0; n < 5; ++n) first->advance();
   io::Hdf5Checkpoint saved;
   first->save_state(saved);
   const auto path = testing::scratch_dir() / "rb3d.h5";
   saved.write(path, testing::runtime().comm());
-  auto resumed = make(kSmall);
+  auto resumed = make_3d(kSmall);
   resumed->load_state(io::Hdf5Checkpoint::read(path, testing::runtime().comm()));
   for (int n = 0; n < 5; ++n) resumed->advance();
   for (const char* name : {"u", "v", "w", "b", "p"}) {
@@ -100,7 +100,7 @@ TEST(RayleighBenard3d, RestartIsBitwise) {
 
 // The output pressure has zero volume mean (its constant is arbitrary).
 TEST(RayleighBenard3d, OutputPressureHasZeroMean) {
-  auto solver = make(kSmall);
+  auto solver = make_3d(kSmall);
   for (int n = 0; n < 3; ++n) solver->advance();
   const io::MeshData mesh = solver->output_mesh();
   double sum = 0, scale = 0;
@@ -114,14 +114,15 @@ TEST(RayleighBenard3d, OutputPressureHasZeroMean) {
 
 // Below onset, from the conductive state, Nu stays 1: |dNu/dt| is below any tolerance at once.
 TEST(RayleighBenard3d, SteadyToleranceStopsEarly) {
-  auto solver = make({"solver.rayleigh=1000", "solver.cells=[8, 8, 8]", "solver.amplitude=0",
-                      "solver.end_time=100", "solver.steady_tolerance=1e-6"});
+  auto solver = make_3d({"solver.rayleigh=1000", "solver.cells=[8, 8, 8]", "solver.amplitude=0",
+                         "solver.end_time=100", "solver.steady_tolerance=1e-6"});
   while (!solver->finished()) solver->advance();
   EXPECT_EQ(solver->step(), 1);
 }
 
 TEST(RayleighBenard3d, BlowUpNamesStepAndCell) {
-  auto solver = make({"solver.rayleigh=1e4", "solver.cells=[8, 8, 8]", "solver.amplitude=1e300"});
+  auto solver =
+      make_3d({"solver.rayleigh=1e4", "solver.cells=[8, 8, 8]", "solver.amplitude=1e300"});
   const std::string what = testing::blow_up_message(*solver);
   EXPECT_NE(what.find("cell (i = "), std::string::npos) << what;
   EXPECT_NE(what.find(", j = "), std::string::npos) << what;

@@ -30,7 +30,8 @@ const std::vector<std::string> kStretched = {"solver.rayleigh=1e5",  "solver.cel
                                              "solver.length=[1, 1]", "solver.amplitude=0.2",
                                              "solver.end_time=3",    "solver.stretching=1.5"};
 
-std::unique_ptr<RayleighBenardSolver<2>> make(const std::vector<std::string>& settings = kCase) {
+std::unique_ptr<RayleighBenardSolver<2>> make_mpi_case(
+    const std::vector<std::string>& settings = kCase) {
   const io::CaseFile c = io::load_case_text("solver: {type: rayleigh_benard}\n", "rb.yaml",
                                             apps::run_case_schema(), settings);
   auto solver = std::make_unique<RayleighBenardSolver<2>>();
@@ -60,7 +61,7 @@ void two_ranks_match_one_rank(const std::vector<std::string>& settings, const st
 
   auto overrides = settings;
   overrides.insert(overrides.begin(), {"solver.cfl=0.5", "solver.length=[4, 1]"});
-  auto solver = make(overrides);
+  auto solver = make_mpi_case(overrides);
   while (!solver->finished()) solver->advance();
   const Diagnostics two = solver->diagnostics();
   std::ifstream in(dir / name / "summary.json");
@@ -90,7 +91,7 @@ TEST(RayleighBenardMpi, StretchedGridSplitInZTwoRanksMatchOneRank) {
 void pieces_tile_the_whole_extent(const std::vector<std::string>& settings, long nx, long nz,
                                   const std::string& summary) {
   Runtime& runtime = testing::runtime();
-  auto solver = make(settings);
+  auto solver = make_mpi_case(settings);
   solver->advance();
   const io::MeshData piece = solver->output_mesh();
   std::vector<long> extents(12);
@@ -175,15 +176,15 @@ TEST(RayleighBenardMpi, ThreeDimensionsOutputPiecesTileTheWholeExtent) {
 }
 
 TEST(RayleighBenardMpi, RestartIsBitwiseOnTwoRanks) {
-  auto reference = make();
+  auto reference = make_mpi_case();
   for (int n = 0; n < 30; ++n) reference->advance();
-  auto first = make();
+  auto first = make_mpi_case();
   for (int n = 0; n < 15; ++n) first->advance();
   io::Hdf5Checkpoint saved;
   first->save_state(saved);
   const auto path = testing::scratch_dir() / "rb_checkpoint.h5";
   saved.write(path, testing::runtime().comm());
-  auto resumed = make();
+  auto resumed = make_mpi_case();
   resumed->load_state(io::Hdf5Checkpoint::read(path, testing::runtime().comm()));
   for (int n = 0; n < 15; ++n) resumed->advance();
   const Diagnostics a = reference->instantaneous(), b = resumed->instantaneous();

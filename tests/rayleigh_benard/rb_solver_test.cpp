@@ -25,7 +25,7 @@ io::CaseFile rb_case(std::vector<std::string> overrides) {
                             overrides);
 }
 
-std::unique_ptr<RayleighBenardSolver<2>> make(const std::vector<std::string>& overrides) {
+std::unique_ptr<RayleighBenardSolver<2>> make_solver(const std::vector<std::string>& overrides) {
   const io::CaseFile c = rb_case(overrides);
   auto solver = std::make_unique<RayleighBenardSolver<2>>();
   solver->initialize(c.root.section("solver"), testing::runtime());
@@ -37,7 +37,7 @@ const std::vector<std::string> kShort = {"solver.rayleigh=1e5", "solver.cells=[6
                                          "solver.amplitude=0.2", "solver.end_time=4"};
 
 TEST(RayleighBenard, DivergenceAfterEveryProjectionIsRoundOff) {
-  auto solver = make(kShort);
+  auto solver = make_solver(kShort);
   double worst = 0;
   while (!solver->finished()) {
     solver->advance();
@@ -54,7 +54,7 @@ TEST(RayleighBenard, DivergenceAfterEveryProjectionIsRoundOff) {
 TEST(RayleighBenard, StretchedGridDivergenceAfterEveryProjectionIsRoundOff) {
   auto overrides = kShort;
   overrides.push_back("solver.stretching=1.5");
-  auto solver = make(overrides);
+  auto solver = make_solver(overrides);
   double worst = 0;
   while (!solver->finished()) {
     solver->advance();
@@ -71,7 +71,7 @@ TEST(RayleighBenard, IterativePressureSolversAlsoMeetTheDivergenceBound) {
   overrides.push_back("solver.end_time=1");
   overrides.push_back("solver.pressure.ksp_type=cg");
   overrides.push_back("solver.pressure.pc_type=gamg");
-  auto solver = make(overrides);
+  auto solver = make_solver(overrides);
   while (!solver->finished()) {
     solver->advance();
     ASSERT_LT(solver->instantaneous().at("max_divergence"), 1e-10) << "step " << solver->step();
@@ -80,8 +80,9 @@ TEST(RayleighBenard, IterativePressureSolversAlsoMeetTheDivergenceBound) {
 
 TEST(RayleighBenard, NusseltNumbersAreOneForConduction) {
   for (const char* stretching : {"0", "2"}) {
-    auto solver = make({"solver.rayleigh=1000", "solver.cells=[32, 16]", "solver.amplitude=0",
-                        std::string("solver.stretching=") + stretching});
+    auto solver =
+        make_solver({"solver.rayleigh=1000", "solver.cells=[32, 16]", "solver.amplitude=0",
+                     std::string("solver.stretching=") + stretching});
     for (int n = 0; n < 5; ++n) solver->advance();
     for (const char* name : {"nu_bottom", "nu_top", "nu_volume", "nu_kinetic", "nu_thermal"})
       EXPECT_NEAR(solver->instantaneous().at(name), 1.0, 1e-12)
@@ -93,8 +94,8 @@ TEST(RayleighBenard, NusseltNumbersAreOneForConduction) {
 // The initial perturbation is a function of the position: a grid three times finer (whose
 // every third centre is a coarse centre) starts from the same values there.
 TEST(RayleighBenard, InitialFieldIsTheSameOnEveryGrid) {
-  auto coarse = make({"solver.cells=[32, 16]", "solver.amplitude=0.1"});
-  auto fine = make({"solver.cells=[96, 48]", "solver.amplitude=0.1"});
+  auto coarse = make_solver({"solver.cells=[32, 16]", "solver.amplitude=0.1"});
+  auto fine = make_solver({"solver.cells=[96, 48]", "solver.amplitude=0.1"});
   auto bc =
       Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), coarse->state().fields.at("b"));
   auto bf = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fine->state().fields.at("b"));
@@ -112,8 +113,8 @@ TEST(RayleighBenard, InitialFieldIsTheSameOnEveryGrid) {
 
 // The driver calls limit_step_to(next output time) before every step.
 TEST(RayleighBenard, TimeStepsLandOnOutputTimesAndTheEnd) {
-  auto solver = make({"solver.rayleigh=1e4", "solver.cells=[32, 16]", "solver.end_time=0.7",
-                      "solver.max_dt=0.03"});
+  auto solver = make_solver({"solver.rayleigh=1e4", "solver.cells=[32, 16]", "solver.end_time=0.7",
+                             "solver.max_dt=0.03"});
   std::vector<double> times;
   double next = 0.25;
   while (!solver->finished()) {
@@ -128,10 +129,10 @@ TEST(RayleighBenard, TimeStepsLandOnOutputTimesAndTheEnd) {
 
 TEST(RayleighBenard, RestartFromACheckpointIsBitwise) {
   const auto overrides = kShort;
-  auto reference = make(overrides);
+  auto reference = make_solver(overrides);
   for (int n = 0; n < 40; ++n) reference->advance();
 
-  auto first = make(overrides);
+  auto first = make_solver(overrides);
   for (int n = 0; n < 20; ++n) first->advance();
   io::Hdf5Checkpoint saved;
   first->save_state(saved);
@@ -139,7 +140,7 @@ TEST(RayleighBenard, RestartFromACheckpointIsBitwise) {
   saved.write(path, testing::runtime().comm());
   first.reset();
 
-  auto resumed = make(overrides);
+  auto resumed = make_solver(overrides);
   resumed->load_state(io::Hdf5Checkpoint::read(path, testing::runtime().comm()));
   EXPECT_EQ(resumed->step(), 20);
   for (int n = 0; n < 20; ++n) resumed->advance();
@@ -158,7 +159,8 @@ TEST(RayleighBenard, RestartFromACheckpointIsBitwise) {
 // Cell data on the grid of cell corners: an image when uniform, a structured grid whose
 // points are the tanh-mapped faces when stretched.
 TEST(RayleighBenard, OutputIsCellDataPAndBAndUAndWOnTheCornerGrid) {
-  auto solver = make({"solver.rayleigh=1e4", "solver.cells=[16, 8]", "solver.length=[2, 1]"});
+  auto solver =
+      make_solver({"solver.rayleigh=1e4", "solver.cells=[16, 8]", "solver.length=[2, 1]"});
   solver->advance();
   const io::MeshData mesh = solver->output_mesh();
   EXPECT_EQ(mesh.kind, io::MeshKind::kImage);
@@ -172,8 +174,8 @@ TEST(RayleighBenard, OutputIsCellDataPAndBAndUAndWOnTheCornerGrid) {
   EXPECT_EQ(names, (std::vector<std::string>{"p", "b", "u", "w"}));
   for (const auto& a : mesh.cell_data) EXPECT_EQ(a.tuples(), 128u);
 
-  auto stretched = make({"solver.rayleigh=1e4", "solver.cells=[16, 8]", "solver.length=[2, 1]",
-                         "solver.stretching=1.5"});
+  auto stretched = make_solver({"solver.rayleigh=1e4", "solver.cells=[16, 8]",
+                                "solver.length=[2, 1]", "solver.stretching=1.5"});
   const io::MeshData grid = stretched->output_mesh();
   EXPECT_EQ(grid.kind, io::MeshKind::kStructured);
   EXPECT_EQ(grid.extent, (std::array<long, 6>{0, 16, 0, 8, 0, 0}));
@@ -193,8 +195,8 @@ TEST(RayleighBenard, RejectsBadInputWithExitCodeTwo) {
   EXPECT_THROW(rb_case({"solver.cells=[0, 16]"}), InputError);
   EXPECT_THROW(rb_case({"solver.stretching=-1"}), InputError);
   EXPECT_THROW(rb_case({"solver.output_interval=1"}), InputError);  // removed: output.interval
-  EXPECT_THROW(make({"solver.cells=[2, 16]"}), InputError);
-  EXPECT_THROW(make({"solver.pressure.pc_type=no_such_pc"}), InputError);
+  EXPECT_THROW(make_solver({"solver.cells=[2, 16]"}), InputError);
+  EXPECT_THROW(make_solver({"solver.pressure.pc_type=no_such_pc"}), InputError);
   const auto dir = testing::scratch_dir();
   for (const std::string& bad :
        {std::string("solver.rayleigh=0"), std::string("solver.cells=[64,-1]"),
@@ -222,7 +224,8 @@ TEST(RayleighBenard, CliRestartEqualsTheUninterruptedRunBitwise) {
 }
 
 TEST(RayleighBenard, BlowUpStopsWithExitCodeOneNamingStepAndCell) {
-  auto solver = make({"solver.rayleigh=1e4", "solver.cells=[16, 8]", "solver.amplitude=1e300"});
+  auto solver =
+      make_solver({"solver.rayleigh=1e4", "solver.cells=[16, 8]", "solver.amplitude=1e300"});
   const std::string what = testing::blow_up_message(*solver);
   EXPECT_NE(what.find("cell (i = "), std::string::npos) << what;
   std::string out;

@@ -12,21 +12,14 @@
 #include "support/test_paths.hpp"
 #include "training/collective_data_parallel.hpp"
 #include "training/trainer.hpp"
+#include "training_section.hpp"
 
 namespace surrox::training {
 namespace {
 
-CaseNode training_section(const std::vector<std::string>& overrides) {
-  Schema root("test");
-  root.section("training", Trainer::schema(), "training");
-  static std::vector<io::CaseFile> keep;
-  keep.push_back(io::load_case_text("training: {}\n", "train.yaml", root, overrides));
-  return keep.back().root.section("training");
-}
-
-struct Mlp final : surrogates::Network {
+struct DataParallelMlp final : surrogates::Network {
   torch::nn::Sequential net{nullptr};
-  Mlp() {
+  DataParallelMlp() {
     net = register_module("net", torch::nn::Sequential(torch::nn::Linear(3, 24), torch::nn::Tanh(),
                                                        torch::nn::Linear(24, 2)));
     to(torch::kFloat64);
@@ -112,14 +105,14 @@ TEST_P(DataParallelTransport, TwoRanksTrainLikeOne) {
 
   // One rank's run, computed on each rank alone.
   torch::manual_seed(5);
-  Mlp one;
+  DataParallelMlp one;
   const auto dir = testing::scratch_dir();
   const TrainResult alone =
       Trainer(training_section(config), single_process())
           .fit(one, train, valid, dir / ("one" + std::to_string(runtime.rank())));
   // The same global batches split over the two ranks.
   torch::manual_seed(5);
-  Mlp two;
+  DataParallelMlp two;
   int scattered = 0;
   const TrainResult split =
       Trainer(training_section(config),

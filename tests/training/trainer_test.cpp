@@ -14,17 +14,10 @@
 #include "support/test_paths.hpp"
 #include "training/loss.hpp"
 #include "training/lr_schedule.hpp"
+#include "training_section.hpp"
 
 namespace surrox::training {
 namespace {
-
-CaseNode training_section(const std::vector<std::string>& overrides = {}) {
-  Schema root("test");
-  root.section("training", Trainer::schema(), "training");
-  static std::vector<io::CaseFile> keep;  // CaseNodes share the loaded tree
-  keep.push_back(io::load_case_text("training: {}\n", "train.yaml", root, overrides));
-  return keep.back().root.section("training");
-}
 
 // y = (sin 2x₀ + x₁², x₀·x₁) on [-1, 1]²: smooth, nonlinear, two outputs.
 TensorSet problem(long rows, std::uint64_t seed) {
