@@ -48,6 +48,10 @@ void AirfoilSolver::initialize(const AirfoilParameters& parameters,
   const char* names[4] = {"density", "velocity_x", "velocity_y", "pressure"};
   for (int k = 0; k < 4; ++k)
     state_.add(names[k], Field3(f.w.data() + (k * (nl_ + 4) + 2) * ni_, 1, nl_, ni_));
+  if (f.turbulent) {
+    state_.add("nu_tilde", Field3(f.nu_tilde.data() + 2 * ni_, 1, nl_, ni_));
+    f.turbulence = std::make_unique<TurbulenceSolver>(f);
+  }
   f.circulation = 0;
   f.set_freestream();
   reset_history();
@@ -135,8 +139,17 @@ StepReport AirfoilSolver::advance() {
   if (!std::isfinite(relative_residual_[0])) f.check_state(iteration_, relative_residual_[0]);
   if (p_.far_field == FarField::kVortex && p_.inner == InnerBoundary::kWall) update_circulation();
   const double cfl = current_cfl();
+  // RANS, loosely coupled (turbulence.hpp): ν̃'s residual from the same state as the mean
+  // flow's, its step after the mean flow's cycle.
+  if (f.turbulent) {
+    f.turbulence->evaluate(f, cfl);
+    if (turbulence_first_residual_ == 0)
+      turbulence_first_residual_ =
+          f.turbulence->absolute_residual() > 0 ? f.turbulence->absolute_residual() : 1e-300;
+  }
   f.smooth(cfl, iteration_, relative_residual_[0]);
   coarse_grid_correction(flow_levels_, 0, cfl, iteration_, relative_residual_[0]);
+  if (f.turbulent) f.turbulence->smooth(f);
   ++iteration_;
   return {iteration_, static_cast<double>(iteration_), 1.0};
 }
@@ -172,6 +185,8 @@ Diagnostics AirfoilSolver::monitor() const {
   d.erase("cm");
   const char* names[4] = {"res_rho", "res_rhou", "res_rhov", "res_rhoe"};
   for (int k = 0; k < 4; ++k) d[names[k]] = relative_residual_[k];
+  if (fine().turbulent)
+    d["res_nu_tilde"] = fine().turbulence->absolute_residual() / turbulence_first_residual_;
   return d;
 }
 

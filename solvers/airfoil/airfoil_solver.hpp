@@ -165,6 +165,7 @@ class AirfoilSolver final : public SteadyFlowSolver {
   long iteration_ = 0;
   std::array<double, 4> first_residual_{0, 0, 0, 0};
   std::array<double, 4> relative_residual_{1, 1, 1, 1};
+  double turbulence_first_residual_ = 0;  // RANS: the ν̃ residual of the first cycle
   FieldSet state_;
 };
 
