@@ -58,8 +58,10 @@ void AirfoilSolver::initialize(const AirfoilParameters& parameters,
   // The residual reference: the impulsive start from the free stream on this grid. Warm starts
   // keep it, so a good initial field needs fewer iterations to the same absolute level.
   compute_residual();
-  for (int k = 0; k < 4; ++k)
-    first_residual_[k] = f.absolute_residual[k] > 0 ? f.absolute_residual[k] : 1e-300;
+  // A flat plate's uniform start has no density residual at all: there the reference is the
+  // largest residual of the CFL ramp (advance()).
+  for (int k = 0; k < 4; ++k) first_residual_[k] = f.absolute_residual[k];
+  ramp_reference_ = !(first_residual_[0] > 0);
 }
 
 void AirfoilSolver::reset_history() {
@@ -135,7 +137,12 @@ double AirfoilSolver::current_cfl() const {
 StepReport AirfoilSolver::advance() {
   FlowLevel& f = fine();
   evaluate_residual(f);
-  for (int k = 0; k < 4; ++k) relative_residual_[k] = f.absolute_residual[k] / first_residual_[k];
+  for (int k = 0; k < 4; ++k) {
+    if (ramp_reference_ && iteration_ <= p_.cfl_ramp)
+      first_residual_[k] = std::max(first_residual_[k], f.absolute_residual[k]);
+    relative_residual_[k] =
+        first_residual_[k] > 0 ? f.absolute_residual[k] / first_residual_[k] : 1.0;
+  }
   if (!std::isfinite(relative_residual_[0])) f.check_state(iteration_, relative_residual_[0]);
   if (p_.far_field == FarField::kVortex && p_.inner == InnerBoundary::kWall) update_circulation();
   const double cfl = current_cfl();

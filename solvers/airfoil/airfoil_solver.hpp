@@ -165,7 +165,9 @@ class AirfoilSolver final : public SteadyFlowSolver {
   long iteration_ = 0;
   std::array<double, 4> first_residual_{0, 0, 0, 0};
   std::array<double, 4> relative_residual_{1, 1, 1, 1};
-  double turbulence_first_residual_ = 0;  // RANS: the ν̃ residual of the first cycle
+  double turbulence_first_residual_ = 0;
+  bool ramp_reference_ = false;  // the reference is the CFL ramp's largest residual  // RANS: the ν̃
+                                 // residual of the first cycle
   FieldSet state_;
 };
 
