@@ -192,7 +192,7 @@ Diagnostics AirfoilSolver::monitor() const {
   d.erase("cm");
   const char* names[4] = {"res_rho", "res_rhou", "res_rhov", "res_rhoe"};
   for (int k = 0; k < 4; ++k) d[names[k]] = relative_residual_[k];
-  if (fine().turbulent)
+  if (fine().turbulent && turbulence_first_residual_ > 0)
     d["res_nu_tilde"] = fine().turbulence->absolute_residual() / turbulence_first_residual_;
   return d;
 }
@@ -203,6 +203,8 @@ Diagnostics AirfoilSolver::diagnostics() const {
   d["final_residual"] = relative_residual_[0];
   d["converged"] = relative_residual_[0] <= p_.residual_drop ? 1.0 : 0.0;
   d["residual_orders"] = relative_residual_[0] > 0 ? -std::log10(relative_residual_[0]) : 0.0;
+  if (fine().turbulent && turbulence_first_residual_ > 0)
+    d["res_nu_tilde"] = fine().turbulence->absolute_residual() / turbulence_first_residual_;
   d["mach"] = p_.mach;
   d["multigrid_levels"] = levels_;
   d["alpha_deg"] = p_.alpha_deg;

@@ -1,8 +1,13 @@
 #include "solvers/airfoil/turbulence.hpp"
 
+#include <fmt/format.h>
+#include <mpi.h>
+
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
+#include "core/error.hpp"
 #include "solvers/airfoil/flow_level.hpp"
 #include "solvers/airfoil/spalart_allmaras.hpp"
 #include "solvers/scoped_phase.hpp"
@@ -27,15 +32,17 @@ struct TurbulenceSweep {
         if (!periodic && i == ni - 1) continue;
         in = wrap(i + 1, ni);
       } else if (n == 2) {
-        if (j == 0) continue;
+        if (j == 0 && !lo) continue;
         jn = j - 1;
       } else {
-        if (j == nl - 1) continue;
+        if (j == nl - 1 && !hi) continue;
         jn = j + 1;
       }
       const long pn = in + jn;
       if (lower ? pn >= own : pn <= own) continue;
-      sum += off(n, j, i) * du(jn, in);
+      // Rows −1 and nl: the neighbour ranks' edge rows (their Δν̃ in edge_lo, edge_hi).
+      const double dn = jn < 0 ? edge_lo(in) : (jn == nl ? edge_hi(in) : du(jn, in));
+      sum += off(n, j, i) * dn;
     }
     return sum;
   }
@@ -58,9 +65,13 @@ struct TurbulenceSweep {
 
   Array2 res, diag, du;
   Array3 off;
+  Kokkos::View<double*> edge_lo, edge_hi;
   long ni, nl, plane = 0;
-  bool periodic;
+  bool periodic, lo, hi;
 };
+
+// MPI tags of the ν̃ wavefront (LU-SGS uses 4103, 4104).
+constexpr int kTagTurbulenceForward = 4105, kTagTurbulenceBackward = 4106;
 
 }  // namespace
 
@@ -97,6 +108,10 @@ TurbulenceSolver::TurbulenceSolver(const FlowLevel& level) {
   diag_ = Array2("Turbulence::diagonal", nl, ni);
   du_ = Array2("Turbulence::du", nl, ni);
   off_ = Array3("Turbulence::off_diagonal", 4, nl, ni);
+  edge_lo_ = Kokkos::View<double*>("Turbulence::edge_lo", ni);
+  edge_hi_ = Kokkos::View<double*>("Turbulence::edge_hi", ni);
+  edge_host_ = Kokkos::create_mirror_view(edge_lo_);
+  send_host_ = Kokkos::View<double*, Kokkos::HostSpace>("Turbulence::send", ni);
 }
 
 void TurbulenceSolver::evaluate(FlowLevel& level, double cfl) {
@@ -196,14 +211,64 @@ void TurbulenceSolver::evaluate(FlowLevel& level, double cfl) {
   absolute_residual_ = std::sqrt(squares / static_cast<double>(ni * level.slab.nj()));
 }
 
+// The sweeps run as a wavefront over the ranks, as LU-SGS's do (lusgs_smoother.cpp): the lower
+// rank's last row reaches this rank's forward sweep column by column, the upper rank's first
+// row its backward sweep, so N ranks take the one-rank sweeps exactly.
 void TurbulenceSolver::smooth(FlowLevel& level) {
   ScopedPhase phase(level.phase_seconds, "turbulence");
   const long ni = level.ni(), nl = level.rows();
-  TurbulenceSweep sweep{res_, diag_, du_, off_, ni, nl, 0, level.periodic};
-  const long planes = ni + nl - 1;
-  for (long p = 0; p < planes; ++p) sweep.run<TurbulenceSweep::Forward>(p, "Turbulence::forward");
-  for (long p = planes - 1; p >= 0; --p)
+  const int rank = level.slab.rank(), ranks = level.slab.ranks();
+  const bool pipelined = level.parameters.lusgs_ranks == RankCoupling::kPipelined;
+  const bool lo = pipelined && rank > 0, hi = pipelined && rank < ranks - 1;
+  TurbulenceSweep sweep{res_, diag_, du_, off_,           edge_lo_, edge_hi_,
+                        ni,   nl,    0,   level.periodic, lo,       hi};
+  const long planes = ni + nl - 1, chunk = std::max(4L, ni / 16);
+  const MPI_Comm comm = level.slab.comm();
+  std::vector<MPI_Request> sends;
+  // Columns [begin, end) of Δν̃ in `row` to `to`; into `edge` from `from`.
+  const auto send = [&](long row, long begin, long end, int to, int tag) {
+    const auto part = Kokkos::subview(send_host_, Rows(begin, end));
+    Kokkos::deep_copy(part, Kokkos::subview(du_, row, Rows(begin, end)));
+    sends.emplace_back();
+    MPI_Isend(send_host_.data() + begin, static_cast<int>(end - begin), MPI_DOUBLE, to, tag, comm,
+              &sends.back());
+  };
+  const auto receive = [&](const Kokkos::View<double*>& edge, long begin, long end, int from,
+                           int tag) {
+    MPI_Recv(edge_host_.data() + begin, static_cast<int>(end - begin), MPI_DOUBLE, from, tag, comm,
+             MPI_STATUS_IGNORE);
+    Kokkos::deep_copy(Kokkos::subview(edge, Rows(begin, end)),
+                      Kokkos::subview(edge_host_, Rows(begin, end)));
+  };
+  long received = 0;
+  for (long p = 0; p < planes; ++p) {
+    while (lo && received < ni && received <= p) {
+      const long end = std::min(received + chunk, ni);
+      receive(edge_lo_, received, end, rank - 1, kTagTurbulenceForward);
+      received = end;
+    }
+    sweep.run<TurbulenceSweep::Forward>(p, "Turbulence::forward");
+    const long top = p - (nl - 1);
+    if (hi && top >= 0 && ((top + 1) % chunk == 0 || top == ni - 1))
+      send(nl - 1, top / chunk * chunk, top + 1, rank + 1, kTagTurbulenceForward);
+  }
+  if (!sends.empty())
+    MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
+  sends.clear();
+  long lowest = ni;
+  for (long p = planes - 1; p >= 0; --p) {
+    const long top = p - (nl - 1);
+    while (hi && top >= 0 && top < lowest) {
+      const long begin = (lowest - 1) / chunk * chunk;
+      receive(edge_hi_, begin, lowest, rank + 1, kTagTurbulenceBackward);
+      lowest = begin;
+    }
     sweep.run<TurbulenceSweep::Backward>(p, "Turbulence::backward");
+    if (lo && p < ni && p % chunk == 0)
+      send(0, p, std::min(p + chunk, ni), rank - 1, kTagTurbulenceBackward);
+  }
+  if (!sends.empty())
+    MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
   const Array3 nt = level.nu_tilde;
   const Array2 du = du_;
   const bool clip = level.parameters.turbulence_model == sa::Model::kSa;
@@ -212,6 +277,35 @@ void TurbulenceSolver::smooth(FlowLevel& level) {
         const double v = nt(0, j + 2, i) + du(j, i);
         nt(0, j + 2, i) = clip ? fmax(v, 0.0) : v;
       });
+  check(level);
+}
+
+// Collective: a non-finite ν̃ anywhere stops the run on every rank with the first such cell.
+void TurbulenceSolver::check(const FlowLevel& level) const {
+  const Array3 nt = level.nu_tilde;
+  const long ni = level.ni(), nl = level.rows();
+  long bad = -1;  // the first bad cell j·ni + i of this slab
+  Kokkos::parallel_reduce(
+      "Turbulence::check", Range1(0, nl * ni),
+      KOKKOS_LAMBDA(long n, long& first) {
+        const double v = nt(0, n / ni + 2, n % ni);
+        if (!(v - v == 0) && (first < 0 || n < first)) first = n;
+      },
+      Kokkos::Max<long>(bad));
+  // Global cell index (global j · ni + i) of every rank's first bad cell; the smallest wins.
+  double cell = bad >= 0 ? static_cast<double>(bad + level.slab.first_row() * ni) : -1.0;
+  double cells[1] = {cell};
+  if (level.slab.ranks() > 1) {
+    double worst = cell < 0 ? INFINITY : cell;
+    MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MIN, level.slab.comm());
+    cells[0] = std::isfinite(worst) ? worst : -1.0;
+  }
+  if (cells[0] < 0) return;
+  const long g = static_cast<long>(cells[0]);
+  throw Error(fmt::format(
+      "the airfoil solver diverged in the Spalart–Allmaras (ν̃) equation: cell (i = {}, j = {}) "
+      "has a non-finite ν̃; reduce solver.cfl or raise solver.cfl_ramp",
+      g % ni, g / ni));
 }
 
 }  // namespace surrox::solvers::airfoil

@@ -27,8 +27,8 @@
 //
 // Implicit step: (V/Δt + ∂R/∂ν̃) Δν̃ = −R with the exact Jacobian of the first-order convection
 // and of the frozen-coefficient diffusion, the source linearised as in spalart_allmaras.hpp,
-// by symmetric Gauss–Seidel over the hyperplanes i + j of the rank's slab (the neighbour
-// ranks' Δν̃ counts as zero: block Jacobi over ranks).
+// by symmetric Gauss–Seidel over the hyperplanes i + j, pipelined over the ranks as LU-SGS is
+// (N ranks take the one-rank sweeps; block Jacobi with RankCoupling::kBlockJacobi).
 #include "solvers/airfoil/views.hpp"
 
 namespace surrox::solvers::airfoil {
@@ -46,12 +46,19 @@ class TurbulenceSolver {
   // mean flow's last residual) and the implicit operator of the step; the global L2 norm of R/V.
   void evaluate(FlowLevel& level, double cfl);
   // One implicit step ν̃ ← ν̃ + Δν̃ with the operator of the last evaluate(); SA clips ν̃ ≥ 0.
+  // Error naming the cell when ν̃ turns non-finite.
   void smooth(FlowLevel& level);
   double absolute_residual() const { return absolute_residual_; }
 
  private:
+  // Error (exit 1, on every rank) naming the first cell whose ν̃ is not finite.
+  void check(const FlowLevel& level) const;
   Array2 res_, diag_, du_;
   Array3 off_;  // (4, nl, ni): coefficients of the neighbours i − 1, i + 1, j − 1, j + 1
+  // Δν̃ of the neighbour ranks' edge rows (zero without a neighbour) and the host buffers.
+  Kokkos::View<double*> edge_lo_, edge_hi_;
+  Kokkos::View<double*>::HostMirror edge_host_;
+  Kokkos::View<double*, Kokkos::HostSpace> send_host_;
   double absolute_residual_ = 0;
 };
 

@@ -8,11 +8,13 @@
 // prints the profile (for that script).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
+#include "io/hdf5_checkpoint.hpp"
 #include "mesh/flat_plate_grid.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
 
@@ -84,8 +86,13 @@ PlateRun run_plate(long up, long plate, long nj, long iterations, sa::Model mode
   return r;
 }
 
+// The coarse grid of the family (8 + 24 by 24 cells, y⁺ ≈ 2 at the first cell). Measured over
+// the family (docs/validation/rans.md): Cf(0.97) is +3.07 % off TMR's value on this grid and
+// +0.64 % on the next (twice as fine), so the tolerance is 4 %: what this grid's discretisation
+// error allows, and tight enough that a wrong model term (a lost f_t2, c_w1 or Sutherland)
+// fails it. The profile: u⁺ = y⁺ in the first cell, u⁺ = ln(y⁺)/κ + 5.0 over 30 < y⁺ < 300.
 TEST(FlatPlateRans, SkinFrictionAtX097MatchesTmrOnACoarseGrid) {
-  long up = 16, plate = 48, nj = 48, iterations = 3000;
+  long up = 8, plate = 24, nj = 24, iterations = 4000;
   bool custom = false;
   if (const char* env = std::getenv("SURROX_PLATE")) {
     std::istringstream in(env);
@@ -99,7 +106,57 @@ TEST(FlatPlateRans, SkinFrictionAtX097MatchesTmrOnACoarseGrid) {
   if (custom)
     for (std::size_t j = 0; j < r.y_plus.size(); ++j)
       std::printf("profile %.6e %.6e\n", r.y_plus[j], r.u_plus[j]);
-  EXPECT_NEAR(r.cf097, kTmrCf097, 0.05 * kTmrCf097);
+  const double tolerance = custom ? 0.015 : 0.04;
+  EXPECT_NEAR(r.cf097, kTmrCf097, tolerance * kTmrCf097);
+  ASSERT_FALSE(r.y_plus.empty());
+  EXPECT_NEAR(r.u_plus[0], r.y_plus[0], 0.02 * r.y_plus[0]) << "viscous sublayer";
+  int in_log_layer = 0;
+  for (std::size_t j = 0; j < r.y_plus.size(); ++j)
+    if (r.y_plus[j] > 30 && r.y_plus[j] < 300) {
+      EXPECT_NEAR(r.u_plus[j], std::log(r.y_plus[j]) / sa::kKappa + 5.0, 0.3)
+          << "log layer at y+ = " << r.y_plus[j];
+      ++in_log_layer;
+    }
+  EXPECT_GE(in_log_layer, 4);
+}
+
+// A RANS checkpoint carries ν̃: 20 cycles, save, 10 more; a solver loaded from the checkpoint
+// takes the same 10 cycles to the same bits, for ρu and ν̃ alike.
+TEST(FlatPlateRans, CheckpointCarriesNuTildeBitForBit) {
+  mesh::FlatPlateGridSpec spec;
+  spec.cells_upstream = 8;
+  spec.cells_plate = 24;
+  spec.cells_normal = 24;
+  spec.wall_spacing = 1e-5;
+  const mesh::CurvilinearGrid grid = mesh::build_flat_plate_grid(spec);
+  AirfoilParameters p;
+  p.equations = Equations::kRans;
+  p.mach = 0.2;
+  p.reynolds = 5e6;
+  p.far_field = FarField::kFreestream;
+  p.multigrid_levels = 2;
+  AirfoilSolver first, resumed;
+  first.initialize(p, grid);
+  for (int n = 0; n < 20; ++n) first.advance();
+  io::Hdf5Checkpoint saved;
+  first.save_state(saved);
+  resumed.initialize(p, grid);
+  resumed.load_state(saved);
+  for (int n = 0; n < 10; ++n) first.advance(), resumed.advance();
+  const auto a = first.conservative_host(), b = resumed.conservative_host();
+  for (long j = 0; j < grid.cells_j(); ++j)
+    for (long i = 0; i < grid.cells_i(); ++i) ASSERT_EQ(a[1](i, j), b[1](i, j));
+  const Field3 na = first.state().fields.at("nu_tilde"), nb = resumed.state().fields.at("nu_tilde");
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), na);
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), nb);
+  double largest = 0;
+  for (std::size_t j = 0; j < ha.extent(1); ++j)
+    for (std::size_t i = 0; i < ha.extent(2); ++i) {
+      ASSERT_EQ(ha(0, j, i), hb(0, j, i));
+      largest = std::max(largest, ha(0, j, i));
+    }
+  EXPECT_GT(largest, 3 / 5e6);  // ν̃ grew beyond its free-stream value: a real test
+  EXPECT_EQ(first.monitor().at("res_nu_tilde"), resumed.monitor().at("res_nu_tilde"));
 }
 
 }  // namespace
