@@ -28,14 +28,15 @@ inline double segment_distance(double px, double py, double ax, double ay, doubl
 // root, node k has children 2k and 2k + 1, leaves start at `leaves` (a power of two ≥ ni).
 class WallTree {
  public:
-  WallTree(const HostMatrix& x, const HostMatrix& y, long ni) : x_(x), y_(y) {
+  // Segments [first, ni) of j = 0; those before `first` (a symmetry plane) keep empty boxes.
+  WallTree(const HostMatrix& x, const HostMatrix& y, long ni, long first) : x_(x), y_(y) {
     while (leaves_ < ni) leaves_ *= 2;
     const double inf = std::numeric_limits<double>::infinity();
     lo_x_.assign(2 * leaves_, inf);
     lo_y_.assign(2 * leaves_, inf);
     hi_x_.assign(2 * leaves_, -inf);
     hi_y_.assign(2 * leaves_, -inf);
-    for (long s = 0; s < ni; ++s) {
+    for (long s = first; s < ni; ++s) {
       const long k = leaves_ + s;
       lo_x_[k] = std::min(x(s, 0), x(s + 1, 0));
       hi_x_[k] = std::max(x(s, 0), x(s + 1, 0));
@@ -147,9 +148,12 @@ GridMetrics compute_metrics(const CurvilinearGrid& grid) {
                          out.sy_j(i, j) = x(i + 1, j) - x(i, j);
                        });
 
-  // Exact distance to the polyline j = 0, by branch and bound over a bounding-box tree of its
-  // ni segments (O(log ni) per cell instead of O(ni)).
-  const WallTree tree(x, y, ni);
+  // Exact distance to the wall part of the polyline j = 0, by branch and bound over a
+  // bounding-box tree of its segments (O(log ni) per cell instead of O(ni)).
+  if (grid.wall_begin < 0 || grid.wall_begin >= ni)
+    throw InputError("curvilinear grid: the wall's first face " + std::to_string(grid.wall_begin) +
+                     " is outside the " + std::to_string(ni) + " faces of j = 0");
+  const WallTree tree(x, y, ni, grid.wall_begin);
   const WallTree* t = &tree;
   Kokkos::parallel_for(
       "CurvilinearGrid::compute_metrics::wall_distance", Policy2({0, 0}, {ni, nj}),

@@ -16,11 +16,17 @@ namespace surrox::mesh {
 
 using HostMatrix = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
 
-enum class GridTopology { kOGrid };
+// kOGrid: periodic in i (node ni is node 0). kRectangle: i = 0 and i = ni are open boundaries
+// (inflow, outflow), j = 0 is a symmetry plane up to face wall_begin and a wall from there on,
+// j = nj a far field: TMR's zero-pressure-gradient flat plate (mesh/flat_plate_grid.hpp).
+enum class GridTopology { kOGrid, kRectangle };
 
 struct CurvilinearGrid {
   GridTopology topology = GridTopology::kOGrid;
   HostMatrix x, y;  // node coordinates, (ni + 1) × (nj + 1)
+  // The first j = 0 face of the wall: faces before it are a symmetry plane, and the wall
+  // distance is measured to the faces from it on (0 for an O-grid: all wall).
+  long wall_begin = 0;
 
   long cells_i() const { return static_cast<long>(x.extent(0)) - 1; }
   long cells_j() const { return static_cast<long>(x.extent(1)) - 1; }
@@ -36,7 +42,8 @@ struct GridMetrics {
   // normal points into the flow.
   HostMatrix sx_i, sy_i;
   HostMatrix sx_j, sy_j;
-  HostMatrix wall_distance;  // distance from each cell centroid to the surface polyline, ni × nj
+  // Distance from each cell centroid to the wall part of the polyline j = 0, ni × nj.
+  HostMatrix wall_distance;
 };
 
 // Areas, centroids, face normals and wall distance. Throws InputError naming the worst cell when

@@ -32,11 +32,30 @@ std::string docs_of(const NamedValue<T> (&table)[N]) {
   return text;
 }
 
+Schema turbulence_schema() {
+  Schema s(
+      "the Spalart–Allmaras model of equations: rans (NASA TMR's SA; docs/validation/rans.md); "
+      "an error with other equations");
+  s.choice("model", names_of(kTurbulenceModelTable),
+           "model variant (" + docs_of(kTurbulenceModelTable) + ")")
+      .fallback("sa_neg");
+  s.real("nu_tilde_ratio", "ν̃/ν∞ where the far field flows in, and of the initial field (TMR: 3)")
+      .above(0)
+      .at_most(1e4)
+      .fallback("3");
+  s.real("freestream_temperature", "T∞ for Sutherland's law μ(T) (S = 110.4 K; TMR: 540 °R)")
+      .units("K")
+      .above(0)
+      .fallback("300");
+  return s;
+}
+
 }  // namespace
 
 Schema AirfoilSolver::schema() {
   Schema s(
-      "Steady 2D compressible flow past an airfoil (Euler or laminar Navier–Stokes) on a "
+      "Steady 2D compressible flow past an airfoil (Euler, laminar Navier–Stokes or RANS with "
+      "Spalart–Allmaras) on a "
       "body-fitted O-grid: cell-centred finite volumes, Roe flux with MUSCL reconstruction, "
       "LU-SGS pseudo-time stepping. Units: ρ∞ = 1, |u∞| = 1, chord = 1, p∞ = 1/(γM²).");
   s.choice("equations", names_of(kEquationsTable),
@@ -47,7 +66,10 @@ Schema AirfoilSolver::schema() {
       .at_most(0.9)
       .fallback("0.5");
   s.real("alpha_deg", "angle of attack").units("degree").at_least(-30).at_most(30).fallback("0");
-  s.real("reynolds", "Reynolds number ρ∞|u∞|c/μ (required for navier_stokes)").above(0).optional();
+  s.real("reynolds", "Reynolds number ρ∞|u∞|c/μ∞ (required for navier_stokes and rans)")
+      .above(0)
+      .optional();
+  s.section("turbulence", turbulence_schema(), "turbulence model (equations: rans only)");
   s.real("cfl", "pseudo-time CFL number of the local time steps (LU-SGS is stable far beyond 1)")
       .above(0)
       .at_most(1e6)
@@ -106,10 +128,20 @@ void AirfoilSolver::initialize(const CaseNode& config, Runtime& runtime) {
   p.equations = lookup(kEquationsTable, config.string("equations"), config, "equations").value;
   p.mach = config.real("mach");
   p.alpha_deg = config.real("alpha_deg");
-  if (p.equations == Equations::kNavierStokes) {
-    if (!config.has("reynolds")) config.fail("reynolds", "required for equations: navier_stokes");
+  if (p.equations != Equations::kEuler) {
+    if (!config.has("reynolds"))
+      config.fail("reynolds", "required for equations: " + config.string("equations"));
     p.reynolds = config.real("reynolds");
   }
+  const CaseNode turbulence = config.section("turbulence");
+  // The validator fills an absent section with its defaults; one written in the file has a mark.
+  if (p.equations != Equations::kRans && !turbulence.yaml().Mark().is_null())
+    config.fail("turbulence", "a turbulence model needs equations: rans (the case has " +
+                                  config.string("equations") + ")");
+  p.turbulence_model =
+      lookup(kTurbulenceModelTable, turbulence.string("model"), turbulence, "model").value;
+  p.nu_tilde_ratio = turbulence.real("nu_tilde_ratio");
+  p.freestream_temperature = turbulence.real("freestream_temperature");
   p.cfl = config.real("cfl");
   p.cfl_ramp = config.integer("cfl_ramp");
   p.max_iterations = config.integer("max_iterations");

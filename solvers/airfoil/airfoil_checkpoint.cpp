@@ -17,15 +17,24 @@ void AirfoilSolver::save_state(io::Hdf5Checkpoint& checkpoint) const {
   checkpoint.scalars["circulation"] = fine().circulation;
   checkpoint.scalars["cells_i"] = static_cast<double>(ni_);
   checkpoint.scalars["cells_j"] = static_cast<double>(nj_);
+  if (fine().turbulent)
+    checkpoint.scalars["turbulence_first_residual"] = turbulence_first_residual_;
   for (int k = 0; k < 4; ++k) {
     checkpoint.scalars["first_residual_" + std::to_string(k)] = first_residual_[k];
     checkpoint.scalars["relative_residual_" + std::to_string(k)] = relative_residual_[k];
   }
+  // RANS: ν̃ is a fifth component of the same array.
+  const int nc = fine().turbulent ? 5 : 4;
   auto u = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fine().u);
-  io::HostArray a("Airfoil::conservative", ni_ * nl_, 4);
+  io::HostArray a("Airfoil::conservative", ni_ * nl_, nc);
   for (long j = 0; j < nl_; ++j)
     for (long i = 0; i < ni_; ++i)
       for (int k = 0; k < 4; ++k) a(i + ni_ * j, k) = u(k, j, i);
+  if (nc == 5) {
+    auto nt = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fine().nu_tilde);
+    for (long j = 0; j < nl_; ++j)
+      for (long i = 0; i < ni_; ++i) a(i + ni_ * j, 4) = nt(0, j + 2, i);
+  }
   checkpoint.arrays.push_back({"conservative", a});
   io::HostArray slab("Airfoil::slab", 1, 2);
   slab(0, 0) = static_cast<double>(j0_);
@@ -46,8 +55,10 @@ void AirfoilSolver::load_state(const io::Hdf5Checkpoint& checkpoint) {
   for (const auto& s : checkpoint.arrays)
     if (s.name == "slab" && s.tuples() == 1 && s.components() == 2)
       first = static_cast<long>(s.values(0, 0)), rows = static_cast<long>(s.values(0, 1));
-  int fits = a.components() == 4 && static_cast<long>(a.tuples()) == rows * ni_ && first >= 0 &&
-             rows >= 0 && first + rows <= nj_;
+  const int nc = f.turbulent ? 5 : 4;  // RANS: ν̃ fifth
+  int fits = static_cast<int>(a.components()) == nc &&
+             static_cast<long>(a.tuples()) == rows * ni_ && first >= 0 && rows >= 0 &&
+             first + rows <= nj_;
   if (ranks > 1) MPI_Allreduce(MPI_IN_PLACE, &fits, 1, MPI_INT, MPI_MIN, slab.comm());
   if (saved_i != ni_ || saved_j != nj_ || !fits)
     throw InputError(fmt::format(
@@ -57,15 +68,15 @@ void AirfoilSolver::load_state(const io::Hdf5Checkpoint& checkpoint) {
   // Pieces of all ranks: (first, rows) pairs, then the values.
   long mine[2] = {first, rows};
   std::vector<long> slabs(static_cast<std::size_t>(2 * ranks));
-  std::vector<double> values(static_cast<std::size_t>(4 * rows * ni_));
+  std::vector<double> values(static_cast<std::size_t>(nc * rows * ni_));
   for (long n = 0; n < rows * ni_; ++n)
-    for (int k = 0; k < 4; ++k) values[static_cast<std::size_t>(4 * n + k)] = a.values(n, k);
+    for (int k = 0; k < nc; ++k) values[static_cast<std::size_t>(nc * n + k)] = a.values(n, k);
   std::vector<double> all = values;
   if (ranks > 1) {
     MPI_Allgather(mine, 2, MPI_LONG, slabs.data(), 2, MPI_LONG, slab.comm());
     std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(counts.size());
     for (std::size_t r = 0, offset = 0; r < counts.size(); ++r) {
-      counts[r] = static_cast<int>(4 * slabs[2 * r + 1] * ni_);
+      counts[r] = static_cast<int>(nc * slabs[2 * r + 1] * ni_);
       offsets[r] = static_cast<int>(offset);
       offset += static_cast<std::size_t>(counts[r]);
     }
@@ -82,9 +93,9 @@ void AirfoilSolver::load_state(const io::Hdf5Checkpoint& checkpoint) {
     for (long j = 0; j < slabs[2 * r + 1]; ++j) {
       auto& w = where[static_cast<std::size_t>(slabs[2 * r] + j)];
       tiles = tiles && w < 0;
-      w = static_cast<long>(offset) + 4 * ni_ * j;
+      w = static_cast<long>(offset) + nc * ni_ * j;
     }
-    offset += static_cast<std::size_t>(4 * slabs[2 * r + 1] * ni_);
+    offset += static_cast<std::size_t>(nc * slabs[2 * r + 1] * ni_);
   }
   for (const long w : where) tiles = tiles && w >= 0;
   if (!tiles)  // the same on every rank: all hold the same slab list
@@ -95,9 +106,19 @@ void AirfoilSolver::load_state(const io::Hdf5Checkpoint& checkpoint) {
   for (long j = 0; j < nl_; ++j) {
     const double* row = all.data() + where[static_cast<std::size_t>(j0_ + j)];
     for (long i = 0; i < ni_; ++i)
-      for (int k = 0; k < 4; ++k) u(k, j, i) = row[4 * i + k];
+      for (int k = 0; k < 4; ++k) u(k, j, i) = row[nc * i + k];
   }
   Kokkos::deep_copy(f.u, u);
+  if (f.turbulent) {
+    auto nt = Kokkos::create_mirror_view(f.nu_tilde);
+    Kokkos::deep_copy(nt, f.nu_tilde);
+    for (long j = 0; j < nl_; ++j) {
+      const double* row = all.data() + where[static_cast<std::size_t>(j0_ + j)];
+      for (long i = 0; i < ni_; ++i) nt(0, j + 2, i) = row[nc * i + 4];
+    }
+    Kokkos::deep_copy(f.nu_tilde, nt);
+    turbulence_first_residual_ = checkpoint.scalar("turbulence_first_residual");
+  }
   f.update_primitives();
   iteration_ = static_cast<long>(checkpoint.scalar("iteration"));
   f.circulation = checkpoint.scalar("circulation");

@@ -5,10 +5,11 @@
 #include <string>
 
 #include "solvers/airfoil/flux.hpp"
+#include "solvers/airfoil/spalart_allmaras.hpp"
 
 namespace surrox::solvers::airfoil {
 
-enum class Equations { kEuler, kNavierStokes };
+enum class Equations { kEuler, kNavierStokes, kRans };
 enum class FarField { kFreestream, kVortex };
 // What j = 0 is: the airfoil wall (slip for Euler, no-slip adiabatic for Navier–Stokes), or,
 // for verification only, another far field (free-stream preservation on a closed annulus).
@@ -45,6 +46,11 @@ struct AirfoilParameters {
   // and lusgs_ranks above).
   std::string smoother = "lusgs";
   std::map<std::string, double> smoother_options;
+  // RANS only (turbulence.hpp): the model, ν̃∞/ν∞ of the far field and the inflow, and T∞ for
+  // Sutherland's law.
+  sa::Model turbulence_model = sa::Model::kSaNeg;
+  double nu_tilde_ratio = 3;
+  double freestream_temperature = 300;  // K
 };
 
 // Parameter names: each table row gives a case-file name and its value, so choices and parsing
@@ -57,7 +63,14 @@ struct NamedValue {
 };
 inline constexpr NamedValue<Equations> kEquationsTable[] = {
     {"euler", Equations::kEuler, "inviscid, slip wall"},
-    {"navier_stokes", Equations::kNavierStokes, "laminar, no-slip adiabatic wall"}};
+    {"navier_stokes", Equations::kNavierStokes, "laminar, no-slip adiabatic wall"},
+    {"rans", Equations::kRans,
+     "Reynolds-averaged with the Spalart–Allmaras model (section turbulence), Sutherland's law, "
+     "no-slip adiabatic wall"}};
+inline constexpr NamedValue<sa::Model> kTurbulenceModelTable[] = {
+    {"sa", sa::Model::kSa, "standard SA of NASA's TMR (with f_t2), ν̃ clipped at 0"},
+    {"sa_neg", sa::Model::kSaNeg,
+     "SA-neg (Allmaras, Johnson & Spalart 2012): the same solution, robust where ν̃ < 0"}};
 inline constexpr NamedValue<Limiter> kLimiterTable[] = {
     {"van_albada", Limiter::kVanAlbada, "smooth; converges to round-off (default)"},
     {"van_leer", Limiter::kVanLeer, "harmonic mean of the slopes"},

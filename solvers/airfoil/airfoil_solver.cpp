@@ -48,14 +48,20 @@ void AirfoilSolver::initialize(const AirfoilParameters& parameters,
   const char* names[4] = {"density", "velocity_x", "velocity_y", "pressure"};
   for (int k = 0; k < 4; ++k)
     state_.add(names[k], Field3(f.w.data() + (k * (nl_ + 4) + 2) * ni_, 1, nl_, ni_));
+  if (f.turbulent) {
+    state_.add("nu_tilde", Field3(f.nu_tilde.data() + 2 * ni_, 1, nl_, ni_));
+    f.turbulence = std::make_unique<TurbulenceSolver>(f);
+  }
   f.circulation = 0;
   f.set_freestream();
   reset_history();
   // The residual reference: the impulsive start from the free stream on this grid. Warm starts
   // keep it, so a good initial field needs fewer iterations to the same absolute level.
   compute_residual();
-  for (int k = 0; k < 4; ++k)
-    first_residual_[k] = f.absolute_residual[k] > 0 ? f.absolute_residual[k] : 1e-300;
+  // A flat plate's uniform start has no density residual at all: there the reference is the
+  // largest residual of the CFL ramp (advance()).
+  for (int k = 0; k < 4; ++k) first_residual_[k] = f.absolute_residual[k];
+  ramp_reference_ = !(first_residual_[0] > 0);
 }
 
 void AirfoilSolver::reset_history() {
@@ -131,12 +137,26 @@ double AirfoilSolver::current_cfl() const {
 StepReport AirfoilSolver::advance() {
   FlowLevel& f = fine();
   evaluate_residual(f);
-  for (int k = 0; k < 4; ++k) relative_residual_[k] = f.absolute_residual[k] / first_residual_[k];
+  for (int k = 0; k < 4; ++k) {
+    if (ramp_reference_ && iteration_ <= p_.cfl_ramp)
+      first_residual_[k] = std::max(first_residual_[k], f.absolute_residual[k]);
+    relative_residual_[k] =
+        first_residual_[k] > 0 ? f.absolute_residual[k] / first_residual_[k] : 1.0;
+  }
   if (!std::isfinite(relative_residual_[0])) f.check_state(iteration_, relative_residual_[0]);
   if (p_.far_field == FarField::kVortex && p_.inner == InnerBoundary::kWall) update_circulation();
   const double cfl = current_cfl();
+  // RANS, loosely coupled (turbulence.hpp): ν̃'s residual from the same state as the mean
+  // flow's, its step after the mean flow's cycle.
+  if (f.turbulent) {
+    f.turbulence->evaluate(f, cfl);
+    if (turbulence_first_residual_ == 0)
+      turbulence_first_residual_ =
+          f.turbulence->absolute_residual() > 0 ? f.turbulence->absolute_residual() : 1e-300;
+  }
   f.smooth(cfl, iteration_, relative_residual_[0]);
   coarse_grid_correction(flow_levels_, 0, cfl, iteration_, relative_residual_[0]);
+  if (f.turbulent) f.turbulence->smooth(f);
   ++iteration_;
   return {iteration_, static_cast<double>(iteration_), 1.0};
 }
@@ -172,6 +192,8 @@ Diagnostics AirfoilSolver::monitor() const {
   d.erase("cm");
   const char* names[4] = {"res_rho", "res_rhou", "res_rhov", "res_rhoe"};
   for (int k = 0; k < 4; ++k) d[names[k]] = relative_residual_[k];
+  if (fine().turbulent && turbulence_first_residual_ > 0)
+    d["res_nu_tilde"] = fine().turbulence->absolute_residual() / turbulence_first_residual_;
   return d;
 }
 
@@ -181,6 +203,8 @@ Diagnostics AirfoilSolver::diagnostics() const {
   d["final_residual"] = relative_residual_[0];
   d["converged"] = relative_residual_[0] <= p_.residual_drop ? 1.0 : 0.0;
   d["residual_orders"] = relative_residual_[0] > 0 ? -std::log10(relative_residual_[0]) : 0.0;
+  if (fine().turbulent && turbulence_first_residual_ > 0)
+    d["res_nu_tilde"] = fine().turbulence->absolute_residual() / turbulence_first_residual_;
   d["mach"] = p_.mach;
   d["multigrid_levels"] = levels_;
   d["alpha_deg"] = p_.alpha_deg;

@@ -1,6 +1,8 @@
 #pragma once
-// Steady 2D compressible flow past an airfoil on a body-fitted O-grid (mesh/curvilinear_grid.hpp):
-// the Euler equations or the laminar Navier–Stokes equations, cell-centred finite volumes.
+// Steady 2D compressible flow past an airfoil on a body-fitted O-grid (mesh/curvilinear_grid.hpp),
+// or over TMR's flat plate on a rectangle: the Euler equations, the laminar Navier–Stokes
+// equations, or RANS with the Spalart–Allmaras model (turbulence.hpp; μ by Sutherland's law
+// there), cell-centred finite volumes.
 //
 // Units: ρ∞ = 1, |u∞| = 1, lengths as the grid gives them (chord 1 from the generator; the chord
 // c is the distance from the trailing edge, node 0, to the farthest wall node), p∞ = 1/(γ M²),
@@ -165,6 +167,9 @@ class AirfoilSolver final : public SteadyFlowSolver {
   long iteration_ = 0;
   std::array<double, 4> first_residual_{0, 0, 0, 0};
   std::array<double, 4> relative_residual_{1, 1, 1, 1};
+  double turbulence_first_residual_ = 0;
+  bool ramp_reference_ = false;  // the reference is the CFL ramp's largest residual  // RANS: the ν̃
+                                 // residual of the first cycle
   FieldSet state_;
 };
 

@@ -12,10 +12,12 @@ void fill_boundary_rows(FlowLevel& level) {
   const Array3 w = level.w;
   const Array2 sxj = geometry.sxj, syj = geometry.syj, xn = geometry.xn, yn = geometry.yn;
   const long nl = level.rows();
-  const bool wall = p.inner == InnerBoundary::kWall, no_slip = level.viscous;
+  const bool wall = p.inner == InnerBoundary::kWall, viscous = level.viscous;
+  const long wall_begin = level.wall_begin;  // before it: a symmetry plane (slip)
   const double x_ref = level.chord_line.x_ref, y_ref = level.chord_line.y_ref;
   const double alpha = level.alpha, mach = p.mach, p_inf = level.p_inf;
-  const double circulation = p.far_field == FarField::kVortex && wall ? level.circulation : 0.0;
+  const double circulation =
+      p.far_field == FarField::kVortex && wall && level.periodic ? level.circulation : 0.0;
   Kokkos::parallel_for(
       "BoundaryConditions::fill_rows", Range1(0, level.ni()), KOKKOS_LAMBDA(long i) {
         // Far field (j = nj, the slab's last face): rows nl + 2 and nl + 3.
@@ -36,7 +38,7 @@ void fill_boundary_rows(FlowLevel& level) {
           for (int g = 0; g < 2; ++g) {
             const long in = 2 + g, gh = 1 - g;
             const State wi{{w(0, in, i), w(1, in, i), w(2, in, i), w(3, in, i)}};
-            const State wg = wall_ghost_state(wi, nx, ny, no_slip);
+            const State wg = wall_ghost_state(wi, nx, ny, viscous && i >= wall_begin);
             for (int k = 0; k < 4; ++k) w(k, gh, i) = wg[k];
           }
         } else {

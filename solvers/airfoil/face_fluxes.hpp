@@ -9,14 +9,19 @@
 //   nodes get u = 0 exactly;
 // - per face also ½λ (convective spectral radius of the mean state) and the viscous spectral
 //   radius, which the local time steps and the implicit smoother use.
-// Face (i, j) of the i-faces lies between cells (i − 1, j) and (i, j), periodic in i; j-face
-// (i, j) between cells (i, j − 1) and (i, j), j local to the slab (global j0 + j): global j = 0
-// is the wall, j = nj the far field. A face between two slabs is computed by both ranks from
+// RANS adds the eddy viscosity of the face's mean ν̃ and Sutherland's law to the viscous flux.
+// Face (i, j) of the i-faces lies between cells (i − 1, j) and (i, j), periodic in i on an
+// O-grid; on a rectangle (flat plate) the faces i = 0 and i = ni are open boundaries with the
+// characteristic far-field state outside and no viscous flux (thin-layer at in- and outflow);
+// j-face (i, j) between cells (i, j − 1) and (i, j), j local to the slab (global j0 + j): global j
+// = 0 is the wall, j = nj the far field. A face between two slabs is computed by both ranks from
 // the same states, so both get the same flux.
 #include <algorithm>
 
+#include "solvers/airfoil/boundary_conditions.hpp"
 #include "solvers/airfoil/flow_level.hpp"
 #include "solvers/airfoil/flux.hpp"
+#include "solvers/airfoil/spalart_allmaras.hpp"
 #include "solvers/airfoil/views.hpp"
 
 namespace surrox::solvers::airfoil {
@@ -30,6 +35,7 @@ struct FaceFluxes {
       : w(level.w),
         fi(level.flux_i),
         fj(level.flux_j),
+        nu_tilde(level.nu_tilde),
         geometry(level.geometry),
         lam_i(level.lambda_i),
         lam_j(level.lambda_j),
@@ -48,17 +54,24 @@ struct FaceFluxes {
         eps(level.parameters.limiter_epsilon),
         mu(level.mu),
         visc_factor(std::max(4.0 / 3.0, kGamma / kPrandtl) * level.mu),
+        theta_inf(level.p_inf),
+        s_ratio(level.sutherland_ratio),
+        alpha(level.alpha),
+        mach(level.parameters.mach),
         viscous(level.viscous),
+        turbulent(level.turbulent),
+        periodic(level.periodic),
         adiabatic(level.parameters.inner == InnerBoundary::kWall),
         slip_wall(adiabatic && !viscous && limiter != Limiter::kFirstOrder) {}
 
   // Node (i, j): mean of cells (i−1, j−1), (i, j−1), (i−1, j), (i, j), ghosts included.
   KOKKOS_INLINE_FUNCTION void operator()(NodeValues, long j, long i) const {
-    const long im = wrap(i - 1, ni);
+    const long im = periodic ? wrap(i - 1, ni) : (i > 0 ? i - 1 : 0);
+    const long ic = periodic || i < ni ? i : ni - 1;
     double s[3] = {0, 0, 0};
     for (long r = j + 1; r <= j + 2; ++r)
       for (int side = 0; side < 2; ++side) {
-        const long c = side == 0 ? im : i;
+        const long c = side == 0 ? im : ic;
         s[0] += w(1, r, c);
         s[1] += w(2, r, c);
         s[2] += w(3, r, c) / w(0, r, c);
@@ -69,7 +82,10 @@ struct FaceFluxes {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(IFaces, long j, long i) const {
-    const long r = j + 2, il = wrap(i - 1, ni), ill = wrap(i - 2, ni), irr = wrap(i + 1, ni);
+    if (!periodic && (i == 0 || i == ni)) return open_face(j, i);
+    const long r = j + 2, il = wrap(i - 1, ni);
+    const long ill = periodic ? wrap(i - 2, ni) : (i > 1 ? i - 2 : 0);
+    const long irr = periodic ? wrap(i + 1, ni) : (i + 1 < ni ? i + 1 : ni - 1);
     const double sx = geometry.sxi(j, i), sy = geometry.syi(j, i);
     State wl, wr;
     reconstruct(r, ill, r, il, r, i, r, irr, wl, wr);
@@ -78,10 +94,11 @@ struct FaceFluxes {
     for (int k = 0; k < 4; ++k) wm[k] = 0.5 * (w(k, r, il) + w(k, r, i));
     lam_i(j, i) = 0.5 * spectral_radius(wm, sx, sy);
     if (viscous) {
-      const State fv = face_viscous(r, il, r, i, j, i, j + 1, i, sx, sy, false);
+      double mu_face = mu;
+      const State fv = face_viscous(r, il, r, i, j, i, j + 1, i, sx, sy, false, mu_face);
       for (int k = 0; k < 4; ++k) f[k] -= fv[k];
-      lv_i(j, i) = visc_factor / wm[0] * (sx * sx + sy * sy) /
-                   (0.5 * (geometry.area(j, il) + geometry.area(j, i)));
+      lv_i(j, i) = (turbulent ? kViscousFactor * mu_face : visc_factor) / wm[0] *
+                   (sx * sx + sy * sy) / (0.5 * (geometry.area(j, il) + geometry.area(j, i)));
     } else {
       lv_i(j, i) = 0;
     }
@@ -99,15 +116,37 @@ struct FaceFluxes {
     for (int k = 0; k < 4; ++k) wm[k] = 0.5 * (w(k, rl, i) + w(k, rr, i));
     lam_j(j, i) = 0.5 * spectral_radius(wm, sx, sy);
     if (viscous) {
-      const State fv = face_viscous(rl, i, rr, i, j, i + 1, j, i, sx, sy, adiabatic && jg == 0);
+      double mu_face = mu;
+      const State fv =
+          face_viscous(rl, i, rr, i, j, i + 1, j, i, sx, sy, adiabatic && jg == 0, mu_face);
       for (int k = 0; k < 4; ++k) f[k] -= fv[k];
-      lv_j(j, i) = visc_factor / wm[0] * (sx * sx + sy * sy) / geometry.vol_j(j, i);
+      lv_j(j, i) = (turbulent ? kViscousFactor * mu_face : visc_factor) / wm[0] *
+                   (sx * sx + sy * sy) / geometry.vol_j(j, i);
       if (jg == 0) wvx(0, i) = fv[1], wvy(0, i) = fv[2];
     } else {
       lv_j(j, i) = 0;
       if (jg == 0) wvx(0, i) = 0, wvy(0, i) = 0;
     }
     for (int k = 0; k < 4; ++k) fj(k, j, i) = f[k];
+  }
+
+  // An open end of a rectangle, face i = 0 or ni: Roe's flux between the end cell and the
+  // characteristic far-field state of the uniform free stream outside it.
+  KOKKOS_INLINE_FUNCTION void open_face(long j, long i) const {
+    const long r = j + 2, c = i == 0 ? 0 : ni - 1;
+    const double sx = geometry.sxi(j, i), sy = geometry.syi(j, i), s = sqrt(sx * sx + sy * sy);
+    const double out = i == 0 ? -1.0 : 1.0;  // the outward normal is out · S
+    const State wc{{w(0, r, c), w(1, r, c), w(2, r, c), w(3, r, c)}};
+    const State wf = freestream_at(0, 0, 0, 0, alpha, mach, theta_inf, 0.0);
+    const State wg = far_field_state(wc, wf, out * sx / s, out * sy / s);
+    const State f =
+        i == 0 ? roe_flux(wg, wc, sx, sy, fix, lfix) : roe_flux(wc, wg, sx, sy, fix, lfix);
+    State wm;
+    for (int k = 0; k < 4; ++k) wm[k] = 0.5 * (wc[k] + wg[k]);
+    lam_i(j, i) = 0.5 * spectral_radius(wm, sx, sy);
+    lv_i(j, i) =
+        viscous ? kViscousFactor * mu / wc[0] * (sx * sx + sy * sy) / geometry.area(j, c) : 0.0;
+    for (int k = 0; k < 4; ++k) fi(k, j, i) = f[k];
   }
 
   // MUSCL states at a face from the four cells ll, l | r, rr along a grid line (rows and
@@ -152,14 +191,16 @@ struct FaceFluxes {
 
   // The viscous flux through a face between cells (rows rl, rr of w; columns cl, cr) with
   // diamond corners L centroid, node A, R centroid, node B.
+  // RANS: μ from Sutherland's law at the face's mean θ, plus the eddy viscosity of the face's
+  // mean ν̃ (0 on a wall, whose ghost holds −ν̃), returned in mu_face.
   KOKKOS_INLINE_FUNCTION State face_viscous(long rl, long cl, long rr, long cr, long ja, long ia,
-                                            long jb, long ib, double sx, double sy,
-                                            bool wall_face) const {
+                                            long jb, long ib, double sx, double sy, bool wall_face,
+                                            double& mu_face) const {
     const double x[4] = {geometry.xc(rl - 1, cl), geometry.xn(ja, ia), geometry.xc(rr - 1, cr),
                          geometry.xn(jb, ib)};
     const double y[4] = {geometry.yc(rl - 1, cl), geometry.yn(ja, ia), geometry.yc(rr - 1, cr),
                          geometry.yn(jb, ib)};
-    const long na = wrap(ia, ni), nb = wrap(ib, ni);
+    const long na = periodic ? wrap(ia, ni) : ia, nb = periodic ? wrap(ib, ni) : ib;
     FaceGradient g;
     {
       const double phi[4] = {w(1, rl, cl), nu(ja, na), w(1, rr, cr), nu(jb, nb)};
@@ -175,16 +216,29 @@ struct FaceFluxes {
       diamond_gradient(x, y, phi, g.tx, g.ty);
     }
     const double uf = 0.5 * (w(1, rl, cl) + w(1, rr, cr)), vf = 0.5 * (w(2, rl, cl) + w(2, rr, cr));
-    return viscous_flux(g, uf, vf, mu, sx, sy, wall_face);
+    if (!turbulent) return viscous_flux(g, uf, vf, mu, sx, sy, wall_face);
+    const double rho_f = 0.5 * (w(0, rl, cl) + w(0, rr, cr));
+    const double theta_f = 0.5 * (w(3, rl, cl) / w(0, rl, cl) + w(3, rr, cr) / w(0, rr, cr));
+    const double mu_l = mu * sa::sutherland(theta_f / theta_inf, s_ratio);
+    const double mu_t =
+        sa::eddy_viscosity(rho_f, 0.5 * (nu_tilde(0, rl, cl) + nu_tilde(0, rr, cr)), mu_l / rho_f);
+    const double k =
+        wall_face ? 0.0 : kGamma / (kGamma - 1) * (mu_l / kPrandtl + mu_t / sa::kPrandtlTurbulent);
+    mu_face = mu_l + mu_t;
+    return viscous_flux_conducting(g, uf, vf, mu_face, k, sx, sy);
   }
 
-  Array3 w, fi, fj;
+  // max(4/3, γ/Pr) of the viscous spectral radius (Pr_t > Pr: the eddy part is covered).
+  static constexpr double kViscousFactor =
+      kGamma / kPrandtl > 4.0 / 3.0 ? kGamma / kPrandtl : 4.0 / 3.0;
+
+  Array3 w, fi, fj, nu_tilde;
   SlabGeometry geometry;
   Array2 lam_i, lam_j, lv_i, lv_j, nu, nv, nt, wvx, wvy;
   long ni, j0;
   Limiter limiter;
-  double fix, lfix, eps, mu, visc_factor;
-  bool viscous, adiabatic, slip_wall;
+  double fix, lfix, eps, mu, visc_factor, theta_inf, s_ratio, alpha, mach;
+  bool viscous, turbulent, periodic, adiabatic, slip_wall;
 };
 
 }  // namespace surrox::solvers::airfoil

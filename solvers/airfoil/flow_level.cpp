@@ -17,10 +17,15 @@ FlowLevel::FlowLevel(const AirfoilParameters& p, const mesh::CurvilinearGrid& gr
   AirfoilParameters& q = parameters;
   if (!(q.mach > 0 && q.mach <= 0.9))
     throw InputError(fmt::format("airfoil solver: Mach number {} outside (0, 0.9]", q.mach));
-  viscous = q.equations == Equations::kNavierStokes;
+  viscous = q.equations == Equations::kNavierStokes || q.equations == Equations::kRans;
+  turbulent = q.equations == Equations::kRans;
   if (q.linear_fix < 0) q.linear_fix = viscous ? 0.0 : 0.2;
   if (viscous && !(q.reynolds > 0))
-    throw InputError("airfoil solver: navier_stokes needs a Reynolds number > 0");
+    throw InputError("airfoil solver: navier_stokes and rans need a Reynolds number > 0");
+  if (turbulent && !(q.nu_tilde_ratio > 0 && q.freestream_temperature > 0))
+    throw InputError("airfoil solver: rans needs a far-field ν̃ ratio > 0 and T∞ > 0");
+  periodic = grid.topology == mesh::GridTopology::kOGrid;
+  wall_begin = grid.wall_begin;
   if (!(q.cfl > 0) || q.max_iterations < 1 || !(q.residual_drop > 0 && q.residual_drop < 1))
     throw InputError("airfoil solver: cfl, max_iterations and residual_drop must be positive");
   if (grid.cells_i() < 8 || grid.cells_j() < 4)
@@ -30,29 +35,38 @@ FlowLevel::FlowLevel(const AirfoilParameters& p, const mesh::CurvilinearGrid& gr
   p_inf = 1 / (kGamma * q.mach * q.mach);
   const mesh::GridMetrics metrics = mesh::compute_metrics(grid);  // InputError on folded cells
   geometry = SlabGeometry(metrics, grid, slab);
-  chord_line = chord_line_of(grid);
+  // A flat plate's Reynolds number is per unit length: the reference length is 1.
+  chord_line = periodic ? chord_line_of(grid) : ChordLine{};
   grid_x = grid.x;
   grid_y = grid.y;
   cell_area = metrics.area;
   cell_wall_distance = metrics.wall_distance;
   mu = viscous ? chord_line.chord / q.reynolds : 0.0;
+  if (turbulent) {
+    nu_tilde_inf = q.nu_tilde_ratio * mu;  // ρ∞ = 1: ν∞ = μ∞
+    sutherland_ratio = sa::kSutherlandKelvin / q.freestream_temperature;
+  }
 
   const long nl = rows(), n = ni();
   u = Array3("FlowLevel::u", 4, nl, n);
   w = Array3("FlowLevel::w", 4, nl + 4, n);
   res = Array3("FlowLevel::residual", 4, nl, n);
-  flux_i = Array3("FlowLevel::flux_i", 4, nl, n);
+  flux_i = Array3("FlowLevel::flux_i", 4, nl, n + 1);
   flux_j = Array3("FlowLevel::flux_j", 4, nl + 1, n);
-  lambda_i = Array2("FlowLevel::lambda_i", nl, n);
+  lambda_i = Array2("FlowLevel::lambda_i", nl, n + 1);
   lambda_j = Array2("FlowLevel::lambda_j", nl + 1, n);
-  lambda_viscous_i = Array2("FlowLevel::lambda_viscous_i", nl, n);
+  lambda_viscous_i = Array2("FlowLevel::lambda_viscous_i", nl, n + 1);
   lambda_viscous_j = Array2("FlowLevel::lambda_viscous_j", nl + 1, n);
-  node_u = Array2("FlowLevel::node_u", nl + 1, n);
-  node_v = Array2("FlowLevel::node_v", nl + 1, n);
-  node_theta = Array2("FlowLevel::node_theta", nl + 1, n);
+  node_u = Array2("FlowLevel::node_u", nl + 1, n + 1);
+  node_v = Array2("FlowLevel::node_v", nl + 1, n + 1);
+  node_theta = Array2("FlowLevel::node_theta", nl + 1, n + 1);
   wall_viscous_x = Array2("FlowLevel::wall_viscous_x", 1, n);
   wall_viscous_y = Array2("FlowLevel::wall_viscous_y", 1, n);
   w_ghosts = GhostRows(slab, 2);
+  if (turbulent) {
+    nu_tilde = Array3("FlowLevel::nu_tilde", 1, nl + 4, n);
+    nu_ghosts = GhostRows(slab, 2);
+  }
   smoother = smoother_registry().create(q.smoother, *this);
 }
 
@@ -64,6 +78,7 @@ void FlowLevel::set_freestream() {
       "FlowLevel::set_freestream", Range2({0, 0}, {rows(), ni()}), KOKKOS_LAMBDA(long j, long i) {
         for (int k = 0; k < 4; ++k) conservative(k, j, i) = uf[k];
       });
+  if (turbulent) Kokkos::deep_copy(nu_tilde, nu_tilde_inf);
   update_primitives();
 }
 

@@ -12,6 +12,7 @@
 #include "solvers/airfoil/slab.hpp"
 #include "solvers/airfoil/slab_geometry.hpp"
 #include "solvers/airfoil/smoother.hpp"
+#include "solvers/airfoil/turbulence.hpp"
 #include "solvers/airfoil/views.hpp"
 
 namespace surrox::solvers::airfoil {
@@ -40,21 +41,34 @@ struct FlowLevel {
   ChordLine chord_line;
   HostMatrix grid_x, grid_y;                 // nodes (i, j), whole grid
   HostMatrix cell_area, cell_wall_distance;  // (i, j), whole grid, for output
-  bool viscous = false;
+  bool viscous = false;                      // navier_stokes or rans
+  bool turbulent = false;                    // rans: ν̃ and the eddy viscosity (turbulence.hpp)
+  // The grid's topology: an O-grid is periodic in i; a rectangle (flat plate) has open i ends
+  // and a symmetry plane on j = 0 before face wall_begin.
+  bool periodic = true;
+  long wall_begin = 0;
   double alpha = 0;  // radians
   double p_inf = 0;  // 1/(γM²)
   double mu = 0;     // chord / Re of this level's chord line; 0 for Euler
+  // RANS: ν̃∞ = ratio · ν∞, S/T∞ of Sutherland's law (μ = mu · f(θ/θ∞), θ∞ = p_inf).
+  double nu_tilde_inf = 0, sutherland_ratio = 0;
 
-  Array3 u;                   // conservative, (4, nl, ni)
-  Array3 w;                   // primitive with two ghost rows each end, (4, nl + 4, ni), row j + 2
-  Array3 res;                 // residual R = Σ_faces (F − F_v)·S (+ forcing), (4, nl, ni)
-  Array3 flux_i;              // i-face fluxes (4, nl, ni)
+  Array3 u;    // conservative, (4, nl, ni)
+  Array3 w;    // primitive with two ghost rows each end, (4, nl + 4, ni), row j + 2
+  Array3 res;  // residual R = Σ_faces (F − F_v)·S (+ forcing), (4, nl, ni)
+  // i-faces (4, nl, ni + 1), (nl, ni + 1): face ni is face 0 on an O-grid (not computed there).
+  Array3 flux_i;
   Array3 flux_j;              // j-face fluxes (4, nl + 1, ni)
-  Array2 lambda_i, lambda_j;  // ½λ (convective) per face: (nl, ni), (nl + 1, ni)
+  Array2 lambda_i, lambda_j;  // ½λ (convective) per face: (nl, ni + 1), (nl + 1, ni)
   Array2 lambda_viscous_i, lambda_viscous_j;  // viscous spectral radii per face
-  Array2 node_u, node_v, node_theta;          // node values (nl + 1, ni) for viscous gradients
+  Array2 node_u, node_v, node_theta;          // node values (nl + 1, ni + 1) for viscous gradients
   Array2 wall_viscous_x, wall_viscous_y;      // viscous part of the wall flux, (1, ni)
   GhostRows w_ghosts;                         // the two ghost rows of w at slab edges
+  // RANS: ν̃ with two ghost rows each end, (1, nl + 4, ni), row j + 2 (frozen on coarse
+  // levels, restricted from the fine one), and the fine level's transport solver.
+  Array3 nu_tilde;
+  GhostRows nu_ghosts;
+  std::unique_ptr<TurbulenceSolver> turbulence;
 
   // FAS (coarse levels only): the forcing P added to the residual, U restricted from the finer
   // level, and U − U⁰ with one ghost row each end, (4, nl + 2, ni), row j + 1.

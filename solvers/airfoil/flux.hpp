@@ -140,21 +140,28 @@ struct FaceGradient {
   double ux, uy, vx, vy, tx, ty;
 };
 
-// Laminar viscous flux F_v · S (Newtonian, Stokes hypothesis, Fourier conduction) with constant
-// viscosity mu and conductivity μγ/(Pr(γ−1)) on θ = p/ρ. u, v: velocity at the face.
-KOKKOS_INLINE_FUNCTION State viscous_flux(const FaceGradient& g, double u, double v, double mu,
-                                          double sx, double sy, bool adiabatic_wall) {
+// Viscous flux F_v · S (Newtonian, Stokes hypothesis, Fourier conduction) with viscosity mu and
+// conductivity k on θ = p/ρ (RANS: μ + μ_t and γ/(γ−1)·(μ/Pr + μ_t/Pr_t)). u, v: velocity at
+// the face.
+KOKKOS_INLINE_FUNCTION State viscous_flux_conducting(const FaceGradient& g, double u, double v,
+                                                     double mu, double k, double sx, double sy) {
   const double div = g.ux + g.vy;
   const double txx = mu * (2 * g.ux - 2.0 / 3.0 * div);
   const double tyy = mu * (2 * g.vy - 2.0 / 3.0 * div);
   const double txy = mu * (g.uy + g.vx);
-  const double k = adiabatic_wall ? 0.0 : mu * kGamma / (kPrandtl * (kGamma - 1));
   State f;
   f[0] = 0;
   f[1] = txx * sx + txy * sy;
   f[2] = txy * sx + tyy * sy;
   f[3] = (u * txx + v * txy + k * g.tx) * sx + (u * txy + v * tyy + k * g.ty) * sy;
   return f;
+}
+
+// Laminar viscous flux with constant viscosity mu and conductivity μγ/(Pr(γ−1)) on θ = p/ρ.
+KOKKOS_INLINE_FUNCTION State viscous_flux(const FaceGradient& g, double u, double v, double mu,
+                                          double sx, double sy, bool adiabatic_wall) {
+  const double k = adiabatic_wall ? 0.0 : mu * kGamma / (kPrandtl * (kGamma - 1));
+  return viscous_flux_conducting(g, u, v, mu, k, sx, sy);
 }
 
 // Green–Gauss gradient of φ on the quadrilateral (p1, p2, p3, p4) (either orientation), from the

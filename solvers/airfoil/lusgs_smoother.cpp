@@ -34,6 +34,7 @@ struct HyperplaneSweep {
         edge_hi(upper_edge),
         ni(level.ni()),
         nl(level.rows()),
+        periodic(level.periodic),
         omega(level.parameters.lusgs_omega),
         lo(lower_rank),
         hi(upper_rank),
@@ -132,10 +133,12 @@ struct HyperplaneSweep {
     for (int n = 0; n < 4; ++n) {
       long jn = j, in = i;
       double sx, sy, coef;
-      if (n == 0) {  // i − 1
+      if (n == 0) {                         // i − 1
+        if (!periodic && i == 0) continue;  // an open end of a rectangle: explicit
         in = wrap(i - 1, ni);
         sx = -geometry.sxi(j, i), sy = -geometry.syi(j, i), coef = omega * lam_i(j, i) + lv_i(j, i);
       } else if (n == 1) {  // i + 1
+        if (!periodic && i == ni - 1) continue;
         in = wrap(i + 1, ni);
         sx = geometry.sxi(j, i + 1), sy = geometry.syi(j, i + 1),
         coef = omega * lam_i(j, in) + lv_i(j, in);
@@ -177,7 +180,9 @@ struct HyperplaneSweep {
   Array3 u, du, res;
   SlabGeometry geometry;
   Array2 lam_i, lam_j, lv_i, lv_j, diag, edge_lo, edge_hi;
-  long ni, nl, plane = 0;
+  long ni, nl;
+  bool periodic;
+  long plane = 0;
   double omega;
   bool lo, hi, no_slip;
   int wall_passes;  // 0: the ghost is frozen (Jameson–Yoon); > 0: wall_solve()
@@ -223,10 +228,11 @@ void LusgsSmoother::smooth(FlowLevel& level, double cfl) {
   const double inv_cfl = 1 / cfl;
   const bool pipelined = level.parameters.lusgs_ranks == RankCoupling::kPipelined;
   const bool lo = pipelined && rank > 0, hi = pipelined && rank < ranks - 1;
+  const bool periodic = level.periodic;
 
   Kokkos::parallel_for(
       "LusgsSmoother::diagonal", Range2({0, 0}, {nl, ni}), KOKKOS_LAMBDA(long j, long i) {
-        const long ip = wrap(i + 1, ni);
+        const long ip = periodic ? wrap(i + 1, ni) : i + 1;
         const double lc = lam_i(j, i) + lam_i(j, ip) + lam_j(j, i) + lam_j(j + 1, i);
         const double lv = lv_i(j, i) + lv_i(j, ip) + lv_j(j, i) + lv_j(j + 1, i);
         // V/Δt with Δt = CFL·V/(Σ½λ + Σλ_v), plus the implicit spectral radii.

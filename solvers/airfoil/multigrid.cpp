@@ -12,6 +12,8 @@ void add_coarse_levels(std::vector<FlowLevel>& levels, const mesh::CurvilinearGr
     const FlowLevel& fine = levels.back();
     const long nci = fine.ni() / 2, ncj = fine.slab.nj() / 2;
     mesh::CurvilinearGrid coarse_grid;
+    coarse_grid.topology = fine_grid.topology;
+    coarse_grid.wall_begin = fine_grid.wall_begin / 2;  // the case's grid keeps it even
     coarse_grid.x = HostMatrix("Multigrid::coarse_x", nci + 1, ncj + 1);
     coarse_grid.y = HostMatrix("Multigrid::coarse_y", nci + 1, ncj + 1);
     for (long i = 0; i <= nci; ++i)
@@ -38,6 +40,7 @@ void coarse_grid_correction(std::vector<FlowLevel>& levels, std::size_t l, doubl
   evaluate_residual(f);  // R_f at the smoothed state
   FlowLevel& c = levels[l + 1];
   const long nci = c.ni(), ncl = c.rows(), ncj = c.slab.nj(), cj0 = c.slab.first_row(), ci = 2;
+  const bool periodic = f.periodic;
   {
     ScopedPhase phase(f.phase_seconds, "multigrid");
     const Array3 uf = f.u, rf = f.res, uc = c.u, u0 = c.u_start, pc = c.forcing;
@@ -55,6 +58,24 @@ void coarse_grid_correction(std::vector<FlowLevel>& levels, std::size_t l, doubl
             uc(k, jc, ic) = u0(k, jc, ic) = su[k] / v;
             pc(k, jc, ic) = sr[k];  // completed below: P = Σ R_f − R_c(U_c⁰)
           }
+        });
+  }
+  if (f.turbulent) {
+    // RANS: the coarse level's eddy viscosity comes from the fine ν̃, restricted and frozen.
+    ScopedPhase phase(f.phase_seconds, "multigrid");
+    const Array3 ntf = f.nu_tilde, ntc = c.nu_tilde;
+    const Array2 area = f.geometry.area;
+    Kokkos::parallel_for(
+        "Multigrid::restrict_nu_tilde", Range2({0, 0}, {ncl, nci}),
+        KOKKOS_LAMBDA(long jc, long ic) {
+          double v = 0, s = 0;
+          for (long b = 0; b < 2; ++b)
+            for (long a = 0; a < ci; ++a) {
+              const long i = ci * ic + a, j = 2 * jc + b;
+              v += area(j, i);
+              s += area(j, i) * ntf(0, j + 2, i);
+            }
+          ntc(0, jc + 2, ic) = s / v;
         });
   }
   {
@@ -94,7 +115,8 @@ void coarse_grid_correction(std::vector<FlowLevel>& levels, std::size_t l, doubl
     Kokkos::parallel_for(
         "Multigrid::prolong", Range2({0, 0}, {f.rows(), f.ni()}), KOKKOS_LAMBDA(long j, long i) {
           const long ic = i / 2, jc = j / 2;
-          const long in = wrap(ic + (i % 2 == 0 ? -1 : 1), nci);
+          long in = ic + (i % 2 == 0 ? -1 : 1);
+          in = periodic ? wrap(in, nci) : (in < 0 || in >= nci ? ic : in);  // open ends: one-sided
           long jn = jc + (j % 2 == 0 ? -1 : 1);
           if (cj0 + jn < 0 || cj0 + jn >= ncj) jn = jc;  // wall and far field: one-sided
           State next;
