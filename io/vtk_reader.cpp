@@ -1,10 +1,10 @@
 #include "io/vtk_reader.hpp"
 
 #include <vtkCompositeDataSet.h>
-#include <vtkDataObjectTreeIterator.h>
 #include <vtkDataSetReader.h>
 #include <vtkInformation.h>
 #include <vtkMultiBlockDataSet.h>
+#include <vtkPartitionedDataSet.h>
 #include <vtkSmartPointer.h>
 #include <vtkXMLImageDataReader.h>
 #include <vtkXMLMultiBlockDataReader.h>
@@ -133,27 +133,61 @@ MeshData checked_mesh(vtkDataObject* data, const std::filesystem::path& path) {
   return mesh;
 }
 
+// A block's own name, or "block<flat index>" (VTK's pre-order numbering) when it has none or
+// one that cannot be a path component.
+std::string vtk_block_name(vtkMultiBlockDataSet* parent, unsigned index, unsigned flat_index) {
+  std::string name;
+  if (parent->HasMetaData(index) && parent->GetMetaData(index)->Has(vtkCompositeDataSet::NAME()))
+    name = parent->GetMetaData(index)->Get(vtkCompositeDataSet::NAME());
+  std::replace(name.begin(), name.end(), '/', '_');
+  if (name.empty() || name == "." || name == "..") name = "block" + std::to_string(flat_index);
+  return name;
+}
+
+// Depth first through nested multiblocks (ParaView's OpenFOAM reader nests the patches under
+// "boundary"): every non-empty leaf becomes an entry named by the path of block names,
+// "internalMesh" or "boundary/inlet". Partitioned leaves give one entry per piece.
+void collect_vtk_blocks(vtkMultiBlockDataSet* blocks, const std::string& prefix,
+                        unsigned* flat_index, const std::filesystem::path& path,
+                        MeshCollection* out) {
+  for (unsigned i = 0; i < blocks->GetNumberOfBlocks(); ++i) {
+    const unsigned own_index = ++*flat_index;
+    vtkDataObject* child = blocks->GetBlock(i);
+    const std::string name = prefix + vtk_block_name(blocks, i, own_index);
+    if (!child) continue;
+    if (auto* nested = vtkMultiBlockDataSet::SafeDownCast(child)) {
+      collect_vtk_blocks(nested, name + "/", flat_index, path, out);
+    } else if (auto* pieces = vtkPartitionedDataSet::SafeDownCast(child)) {
+      std::vector<vtkDataObject*> present;
+      for (unsigned p = 0; p < pieces->GetNumberOfPartitions(); ++p) {
+        ++*flat_index;
+        if (pieces->GetPartitionAsDataObject(p))
+          present.push_back(pieces->GetPartitionAsDataObject(p));
+      }
+      for (std::size_t p = 0; p < present.size(); ++p)
+        out->entries.push_back({0.0,
+                                present.size() > 1 ? name + "/piece" + std::to_string(p) : name,
+                                checked_mesh(present[p], path)});
+    } else {
+      out->entries.push_back({0.0, name, checked_mesh(child, path)});
+    }
+  }
+}
+
 MeshCollection multiblock_entries(vtkDataObject* data, const std::filesystem::path& path) {
   MeshCollection out;
   out.kind = MeshCollection::Kind::kMultiBlock;
-  auto* tree = vtkDataObjectTree::SafeDownCast(data);
-  if (!tree)
+  auto* blocks = vtkMultiBlockDataSet::SafeDownCast(data);
+  if (!blocks)
     throw InputError(std::string("expected a multiblock dataset, got ") + data->GetClassName(),
                      {path.string()});
-  vtkSmartPointer<vtkDataObjectTreeIterator> it;
-  it.TakeReference(tree->NewTreeIterator());
-  it->VisitOnlyLeavesOn();
-  it->SkipEmptyNodesOn();
-  for (it->InitTraversal(); !it->IsDoneWithTraversal(); it->GoToNextItem()) {
-    MeshEntry entry;
-    if (it->HasCurrentMetaData() && it->GetCurrentMetaData()->Has(vtkCompositeDataSet::NAME()))
-      entry.name = it->GetCurrentMetaData()->Get(vtkCompositeDataSet::NAME());
-    else
-      entry.name = "block" + std::to_string(it->GetCurrentFlatIndex());
-    entry.mesh = checked_mesh(it->GetCurrentDataObject(), path);
-    out.entries.push_back(std::move(entry));
-  }
+  unsigned flat_index = 0;
+  collect_vtk_blocks(blocks, "", &flat_index, path, &out);
   if (out.entries.empty()) throw InputError("multiblock file holds no datasets", {path.string()});
+  // Two blocks of one name (ParaView allows it) would collide as HDF5 groups: number them.
+  std::map<std::string, int> seen;
+  for (auto& entry : out.entries)
+    if (int count = seen[entry.name]++; count > 0) entry.name += "_" + std::to_string(count + 1);
   return out;
 }
 
