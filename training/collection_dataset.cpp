@@ -74,6 +74,28 @@ Normalization collection_statistics(const torch::Tensor& rows,
   return n;
 }
 
+CollectionChannelSpec collection_spec_of(const CaseNode& c) {
+  CollectionChannelSpec spec;
+  spec.on_cells = c.string("rows") == "cells";
+  spec.block = c.string("block");
+  spec.inputs = c.strings("inputs");
+  spec.parameters = c.strings("parameters");
+  spec.outputs = c.strings("outputs");
+  spec.weight = c.string("weight");
+  if (spec.outputs.empty()) c.fail("outputs", "needs at least one output channel");
+  if (spec.inputs.empty() && spec.parameters.empty())
+    c.fail("inputs", "needs at least one input channel or parameter");
+  return spec;
+}
+
+std::vector<CollectionCase> collection_cases_of(const CaseNode& c, std::string* manifest_text) {
+  try {
+    return collection_cases(c.string("files"), c.origin().directory, manifest_text);
+  } catch (const InputError& e) {
+    c.fail("files", e.what());
+  }
+}
+
 }  // namespace
 
 Schema CollectionDataset::schema() {
@@ -133,24 +155,9 @@ FieldDataset CollectionDataset::load(const CaseNode& c, surrogates::SampleLayout
   if (std::abs(split[0] + split[1] + split[2] - 1) > 1e-9 ||
       *std::min_element(split.begin(), split.end()) < 0)
     c.fail("split", "the three fractions must be non-negative and sum to 1");
-  CollectionChannelSpec spec;
-  spec.on_cells = c.string("rows") == "cells";
-  spec.block = c.string("block");
-  spec.inputs = c.strings("inputs");
-  spec.parameters = c.strings("parameters");
-  spec.outputs = c.strings("outputs");
-  spec.weight = c.string("weight");
-  if (spec.outputs.empty()) c.fail("outputs", "needs at least one output channel");
-  if (spec.inputs.empty() && spec.parameters.empty())
-    c.fail("inputs", "needs at least one input channel or parameter");
-
+  const CollectionChannelSpec spec = collection_spec_of(c);
   std::string manifest_text;
-  std::vector<CollectionCase> cases;
-  try {
-    cases = collection_cases(c.string("files"), c.origin().directory, &manifest_text);
-  } catch (const InputError& e) {
-    c.fail("files", e.what());
-  }
+  const std::vector<CollectionCase> cases = collection_cases_of(c, &manifest_text);
   std::set<std::string> unique;
   for (const auto& k : cases)
     if (!unique.insert(k.name).second)
@@ -244,9 +251,6 @@ FieldDataset CollectionDataset::load(const CaseNode& c, surrogates::SampleLayout
     if (weighted) set.weights = ws.empty() ? torch::empty({0}, torch::kFloat64) : torch::cat(ws);
     return set;
   };
-  for (auto& k : cache->cases)
-    if (k.name != cases[&k - cache->cases.data()].name)
-      throw Error("collection cache " + cache_path.string() + " lists cases in another order");
   TensorSet train = assemble(0, n_train, data.train_cases);
   TensorSet valid = assemble(n_train, n_train + n_valid, data.validation_cases);
   TensorSet test = assemble(n_train + n_valid, g, data.test_cases);
@@ -268,6 +272,46 @@ FieldDataset CollectionDataset::load(const CaseNode& c, surrogates::SampleLayout
   data.train = std::move(train);
   data.validation = std::move(valid);
   data.test = std::move(test);
+  return data;
+}
+
+FieldDataset CollectionDataset::load_all(const CaseNode& c, surrogates::SampleLayout layout,
+                                         const Normalization& inputs,
+                                         const Normalization& outputs) {
+  const CollectionChannelSpec spec = collection_spec_of(c);
+  std::string manifest_text;
+  const std::vector<CollectionCase> cases = collection_cases_of(c, &manifest_text);
+  if (!spec.parameters.empty() && manifest_text.empty())
+    c.fail("files", fmt::format("the model takes the parameters {} of each case: give a manifest "
+                                "(.csv or .yaml) listing the file and its parameters",
+                                fmt::join(spec.parameters, ", ")));
+  FieldDataset data;
+  data.layout = layout;
+  data.input_domains = {{"points", surrogates::PointInputs{3}}};
+  data.source = spec.to_json();
+  data.inputs = inputs;
+  data.outputs = outputs;
+  std::vector<torch::Tensor> xs, ys;
+  for (const auto& k : cases) {
+    const CollectionRows rows = collection_rows(io::read_vtk(k.file), k, spec);
+    if (rows.input_names != inputs.names || rows.output_names != outputs.names)
+      throw InputError(
+          fmt::format("gives the channels {} → {}; the model takes {} → {}",
+                      fmt::join(rows.input_names, ", "), fmt::join(rows.output_names, ", "),
+                      fmt::join(inputs.names, ", "), fmt::join(outputs.names, ", ")),
+          {k.file.string()});
+    data.test_cases.push_back(k.name);
+    data.test_case_rows.push_back(static_cast<long>(rows.inputs.extent(0)));
+    xs.push_back(collection_tensor(rows.inputs));
+    ys.push_back(collection_tensor(rows.targets));
+  }
+  const auto dtype = c.string("dtype") == "float64" ? torch::kFloat64 : torch::kFloat32;
+  data.test.inputs = inputs.apply(torch::cat(xs)).to(dtype).contiguous();
+  data.test.targets = outputs.apply(torch::cat(ys)).to(dtype).contiguous();
+  const long cin = static_cast<long>(inputs.names.size()),
+             cout = static_cast<long>(outputs.names.size());
+  data.train = {torch::empty({0, cin}, dtype), torch::empty({0, cout}, dtype), {}};
+  data.validation = {torch::empty({0, cin}, dtype), torch::empty({0, cout}, dtype), {}};
   return data;
 }
 

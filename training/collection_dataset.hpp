@@ -19,6 +19,10 @@ struct CollectionDataset {
   // `layout` is the network's: only per-point networks (kPoints) take a collection.
   // FieldDataset::source is the channel description the model's metadata keeps.
   static FieldDataset load(const CaseNode& section, surrogates::SampleLayout layout);
+  // Every case of `files` (a manifest, or one held-out VTK file when the model takes no
+  // parameters) in `test`, normalised with a trained model's statistics; no cache.
+  static FieldDataset load_all(const CaseNode& section, surrogates::SampleLayout layout,
+                               const Normalization& inputs, const Normalization& outputs);
 };
 
 }  // namespace surrox::training
