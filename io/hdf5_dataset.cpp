@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "core/version.hpp"
+#include "io/contained_read.hpp"
 #include "io/hdf5_handle.hpp"
 #include "io/hdf5_mpi.hpp"
 #include "io/hdf5_multiblock.hpp"
@@ -814,7 +815,9 @@ std::map<std::string, std::string> Hdf5DatasetReader::attributes() const {
   return result;
 }
 
-MeshCollection read_hdf5_dataset(const std::filesystem::path& path) {
+namespace {
+
+MeshCollection read_hdf5_dataset_uncontained(const std::filesystem::path& path) {
   if (hdf5_format(path) == "surrox-multiblock") return read_hdf5_multiblock(path);
   Hdf5DatasetReader reader(path);
   const auto times = reader.times();
@@ -836,6 +839,13 @@ MeshCollection read_hdf5_dataset(const std::filesystem::path& path) {
     collection.entries.push_back(std::move(entry));
   }
   return collection;
+}
+
+}  // namespace
+
+MeshCollection read_hdf5_dataset(const std::filesystem::path& path) {
+  probe_in_child([&] { read_hdf5_dataset_uncontained(path); }, path.string(), "HDF5");
+  return read_hdf5_dataset_uncontained(path);
 }
 
 namespace {

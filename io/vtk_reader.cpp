@@ -6,6 +6,8 @@
 #include <vtkMultiBlockDataSet.h>
 #include <vtkPartitionedDataSet.h>
 #include <vtkSmartPointer.h>
+#include <vtkXMLDataElement.h>
+#include <vtkXMLDataParser.h>
 #include <vtkXMLImageDataReader.h>
 #include <vtkXMLMultiBlockDataReader.h>
 #include <vtkXMLPImageDataReader.h>
@@ -20,6 +22,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <functional>
 #include <map>
 
@@ -106,7 +109,44 @@ vtkSmartPointer<vtkDataObject> read_xml(const std::filesystem::path& path,
   return run(reader, capture, path);
 }
 
+// VTK 9.1's legacy unstructured-grid reader dereferences a null cell array when CELL_TYPES comes
+// without a CELLS section before it (found by fuzzing, fuzz/regressions/vtk): refused here.
+void check_legacy_sections(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  bool unstructured = false, cells = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("DATASET", 0) == 0)
+      unstructured = line.find("UNSTRUCTURED_GRID") != std::string::npos;
+    if (line.rfind("CELLS ", 0) == 0) cells = true;
+    if (unstructured && line.rfind("CELL_TYPES", 0) == 0 && !cells)
+      throw InputError("corrupt legacy file: CELL_TYPES without a CELLS section before it",
+                       {path.string()});
+  }
+}
+
+// VTK 9.1's multiblock reader dereferences a null element when the file lacks the
+// <vtkMultiBlockDataSet> element its type names (found by fuzzing, fuzz/regressions/vtm).
+void check_multiblock_structure(const std::filesystem::path& path) {
+  detail::VtkErrorCapture capture;
+  vtkNew<vtkXMLDataParser> parser;
+  capture.watch(parser);
+  parser->SetFileName(path.c_str());
+  if (!parser->Parse() || capture.has_errors() || !parser->GetRootElement())
+    throw InputError("not well-formed XML (truncated?): " + capture.summary(), {path.string()});
+  vtkXMLDataElement* root = parser->GetRootElement();
+  const char* type = root->GetAttribute("type");
+  if (std::string(root->GetName()) != "VTKFile" || !type ||
+      std::string(type) != "vtkMultiBlockDataSet" ||
+      !root->FindNestedElementWithName("vtkMultiBlockDataSet"))
+    throw InputError(
+        "not a VTK multiblock file (expected <VTKFile type=\"vtkMultiBlockDataSet\"> holding a "
+        "<vtkMultiBlockDataSet> element)",
+        {path.string()});
+}
+
 vtkSmartPointer<vtkDataObject> read_legacy(const std::filesystem::path& path) {
+  check_legacy_sections(path);
   detail::VtkErrorCapture capture;
   vtkNew<vtkDataSetReader> reader;
   capture.watch(reader);
@@ -233,6 +273,7 @@ MeshCollection read_vtk(const std::filesystem::path& path) {
         {path.string()});
   require_nonempty_file(path);
   if (ext == ".pvd") return pvd_entries(path);
+  if (ext == ".vtm") check_multiblock_structure(path);
   auto data = ext == ".vtk" ? read_legacy(path) : read_xml(path, xml_readers().at(ext));
   if (ext == ".vtm") return multiblock_entries(data, path);
   MeshCollection out;
