@@ -65,7 +65,9 @@ std::vector<std::filesystem::path> write_mesh_file(const io::MeshCollection& col
       const auto file = path.parent_path() / stem /
                         fmt::format("{}_{:06d}{}", stem, i, io::vtk_extension(entry.mesh.kind));
       io::write_vtk(entry.mesh, file);
-      series.add(entry.time, file);
+      // Blocks of a multiblock are parts of one step, as ParaView writes them.
+      const bool block = collection.kind == io::MeshCollection::Kind::kMultiBlock;
+      series.add(entry.time, file, block ? static_cast<int>(i) : 0);
       written.push_back(file);
     }
     written.push_back(path);

@@ -48,7 +48,7 @@ if(NOT TARGET surrox_gloo)
 endif()
 find_package(VTK 9.1 REQUIRED COMPONENTS
   CommonCore CommonDataModel CommonExecutionModel IOCore IOXML IOXMLParser IOLegacy
-  IOParallelXML ParallelMPI)
+  IOParallelXML ParallelMPI FiltersCore FiltersVerdict)
 find_package(yaml-cpp REQUIRED)
 find_package(CLI11 QUIET)
 find_package(spdlog REQUIRED)

@@ -142,6 +142,8 @@ class Validator {
       return;
     }
     const std::vector<std::string> names = spec.components->names();
+    // A section without `type` takes the default one, as an absent section does.
+    if (!node["type"] && !spec.default_component.empty()) node["type"] = spec.default_component;
     const YAML::Node type = node["type"];
     if (!type || !type.IsScalar()) {
       report(view.context(), "missing 'type'; choose one of: " + join(names));

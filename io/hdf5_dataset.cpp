@@ -15,8 +15,10 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "core/version.hpp"
+#include "io/contained_read.hpp"
 #include "io/hdf5_handle.hpp"
 #include "io/hdf5_mpi.hpp"
+#include "io/hdf5_multiblock.hpp"
 #include "io/xdmf_writer.hpp"
 
 namespace surrox::io {
@@ -580,7 +582,7 @@ void Hdf5DatasetWriter::close() {
 struct Hdf5DatasetReader::Impl {
   std::filesystem::path path;
   Where where;
-  Hid file;
+  Hid file, root;  // root: the file itself, or the group of one block of a multiblock file
   MeshKind kind = MeshKind::kImage;
   std::array<long, 6> extent{};
   std::size_t points = 0, cells = 0;
@@ -631,22 +633,29 @@ HostArray read_points(hid_t mesh, std::size_t n, const Where& where) {
 }  // namespace
 
 Hdf5DatasetReader::Hdf5DatasetReader(const std::filesystem::path& path)
+    : Hdf5DatasetReader(path, "") {}
+
+Hdf5DatasetReader::Hdf5DatasetReader(const std::filesystem::path& path, const std::string& group)
     : impl_(std::make_unique<Impl>()) {
+  h5::quiet();
   Impl& d = *impl_;
   d.path = path;
-  d.where = Where{path.string(), true};
+  d.where = Where{group.empty() ? path.string() : path.string() + ":" + group, true};
   d.file = h5::open_for_reading(path, d.where);
-  if (!h5::has_attribute(d.file, "format"))
+  d.root = group.empty() ? h5::own(H5Gopen2(d.file, "/", H5P_DEFAULT), H5Gclose, d.where,
+                                   "cannot open the root group")
+                         : h5::open_group(d.file, group, d.where);
+  if (!h5::has_attribute(d.root, "format"))
     h5::fail(d.where, "not a surrox dataset (no root attribute 'format')");
-  const std::string format = h5::read_string_attribute(d.file, "format", d.where);
+  const std::string format = h5::read_string_attribute(d.root, "format", d.where);
   if (format != kDatasetFormat)
     h5::fail(d.where, "not a surrox dataset (format is '" + format + "')");
-  const auto version = h5::read_int_attribute(d.file, "format_version", d.where);
+  const auto version = h5::read_int_attribute(d.root, "format_version", d.where);
   if (version.size() != 1 || version[0] < 1 || version[0] > kDatasetFormatVersion)
     h5::fail(d.where, "unsupported format_version (this surrox reads " +
                           std::to_string(kDatasetFormatVersion) + ")");
 
-  Hid mesh = h5::open_group(d.file, "mesh", d.where);
+  Hid mesh = h5::open_group(d.root, "mesh", d.where);
   d.kind = parse_kind(h5::read_string_attribute(mesh, "kind", d.where), d.where);
   const auto points = h5::read_int_attribute(mesh, "number_of_points", d.where);
   const auto cells = h5::read_int_attribute(mesh, "number_of_cells", d.where);
@@ -660,7 +669,7 @@ Hdf5DatasetReader::Hdf5DatasetReader(const std::filesystem::path& path)
     std::copy(extent.begin(), extent.end(), d.extent.begin());
   }
 
-  Hid fields = h5::open_group(d.file, "fields", d.where);
+  Hid fields = h5::open_group(d.root, "fields", d.where);
   for (const auto& name : h5::link_names(fields, d.where)) {
     Hid dataset = h5::open_dataset(fields, name, d.where);
     FieldSpec field;
@@ -689,7 +698,7 @@ const std::filesystem::path& Hdf5DatasetReader::path() const { return impl_->pat
 
 std::vector<double> Hdf5DatasetReader::times() const {
   h5::quiet();
-  Hid dataset = h5::open_dataset(impl_->file, "time", impl_->where);
+  Hid dataset = h5::open_dataset(impl_->root, "time", impl_->where);
   const auto dims = h5::dataset_dims(dataset, impl_->where);
   if (dims.size() != 1) h5::fail(impl_->where, "/time must be one-dimensional");
   std::vector<double> values(dims[0]);
@@ -702,7 +711,7 @@ std::vector<double> Hdf5DatasetReader::times() const {
 
 std::size_t Hdf5DatasetReader::steps() const {
   h5::quiet();
-  Hid dataset = h5::open_dataset(impl_->file, "time", impl_->where);
+  Hid dataset = h5::open_dataset(impl_->root, "time", impl_->where);
   const auto dims = h5::dataset_dims(dataset, impl_->where);
   return dims.empty() ? 0 : dims[0];
 }
@@ -714,7 +723,7 @@ MeshData Hdf5DatasetReader::mesh() const {
   const Impl& d = *impl_;
   MeshData mesh;
   mesh.kind = d.kind;
-  Hid group = h5::open_group(d.file, "mesh", d.where);
+  Hid group = h5::open_group(d.root, "mesh", d.where);
   if (is_structured(d.kind)) {
     mesh.extent = d.extent;
     const auto dims = mesh.dimensions();
@@ -764,7 +773,7 @@ HostArray Hdf5DatasetReader::read(const std::string& name, std::size_t step) con
     for (const auto& f : d.fields) known += (known.empty() ? "" : ", ") + f.name;
     h5::fail(d.where, "no field '" + name + "' (fields: " + known + ")");
   }
-  Hid dataset = h5::open_dataset(d.file, "fields/" + name, d.where);
+  Hid dataset = h5::open_dataset(d.root, "fields/" + name, d.where);
   auto dims = h5::dataset_dims(dataset, d.where);
   if (dims.size() < 2) h5::fail(d.where, "/fields/" + name + " has too few dimensions");
   if (step >= dims[0])
@@ -795,19 +804,22 @@ HostArray Hdf5DatasetReader::read(const std::string& name, std::size_t step) con
 
 std::string Hdf5DatasetReader::case_yaml() const {
   h5::quiet();
-  if (!h5::has_link(impl_->file, "case")) return "";
-  return h5::read_string_dataset(impl_->file, "case", impl_->where);
+  if (!h5::has_link(impl_->root, "case")) return "";
+  return h5::read_string_dataset(impl_->root, "case", impl_->where);
 }
 
 std::map<std::string, std::string> Hdf5DatasetReader::attributes() const {
   h5::quiet();
   std::map<std::string, std::string> result;
-  for (const auto& name : h5::attribute_names(impl_->file, impl_->where))
-    result[name] = h5::attribute_as_text(impl_->file, name, impl_->where);
+  for (const auto& name : h5::attribute_names(impl_->root, impl_->where))
+    result[name] = h5::attribute_as_text(impl_->root, name, impl_->where);
   return result;
 }
 
-MeshCollection read_hdf5_dataset(const std::filesystem::path& path) {
+namespace {
+
+MeshCollection read_hdf5_dataset_uncontained(const std::filesystem::path& path) {
+  if (hdf5_format(path) == "surrox-multiblock") return read_hdf5_multiblock(path);
   Hdf5DatasetReader reader(path);
   const auto times = reader.times();
   const MeshData mesh = reader.mesh();
@@ -828,6 +840,13 @@ MeshCollection read_hdf5_dataset(const std::filesystem::path& path) {
     collection.entries.push_back(std::move(entry));
   }
   return collection;
+}
+
+}  // namespace
+
+MeshCollection read_hdf5_dataset(const std::filesystem::path& path) {
+  probe_in_child([&] { read_hdf5_dataset_uncontained(path); }, path.string(), "HDF5");
+  return read_hdf5_dataset_uncontained(path);
 }
 
 namespace {
@@ -855,6 +874,8 @@ void write_hdf5_dataset(const MeshCollection& series, const std::filesystem::pat
                         const std::string& producer) {
   if (series.entries.empty())
     throw InputError("nothing to write to " + path.string() + ": no datasets");
+  if (series.kind == MeshCollection::Kind::kMultiBlock && series.entries.size() > 1)
+    return write_hdf5_multiblock(series, path, producer);
   const MeshData& first = series.entries.front().mesh;
   std::vector<FieldSpec> fields;
   std::set<std::string> names;
@@ -862,30 +883,37 @@ void write_hdf5_dataset(const MeshCollection& series, const std::filesystem::pat
     fields.push_back({array.name, FieldSpec::On::kPoints, array.components(), "", ""});
     names.insert(array.name);
   }
+  // ParaView's OpenFOAM reader gives point and cell arrays of one name (p, U): the cell one is
+  // stored as "<name>_cell", since one /fields group holds both.
+  std::vector<std::string> source_names;  // the VTK array of each field
+  for (const auto& field : fields) source_names.push_back(field.name);
   for (const auto& array : first.cell_data) {
-    if (names.count(array.name))
-      throw InputError("point and cell arrays both named '" + array.name +
-                           "': an HDF5 dataset needs unique names",
+    std::string stored = array.name;
+    if (names.count(stored)) stored += "_cell";
+    if (!names.insert(stored).second)
+      throw InputError("cell array '" + array.name +
+                           "' clashes with a point array of that name and '" + stored +
+                           "' is taken too: an HDF5 dataset needs unique names",
                        ErrorContext{path.string()});
-    fields.push_back({array.name, FieldSpec::On::kCells, array.components(), "", ""});
+    source_names.push_back(array.name);
+    fields.push_back({stored, FieldSpec::On::kCells, array.components(), "",
+                      stored == array.name ? "" : "VTK cell array '" + array.name + "'"});
   }
   for (const auto& entry : series.entries) {
     if (!same_mesh(entry.mesh, first)) {
-      throw InputError(
-          std::string(
-              series.kind == MeshCollection::Kind::kMultiBlock
-                  ? "multiblock datasets whose blocks have different meshes are not supported"
-                  : "time steps with different meshes are not supported") +
-              " by the HDF5 dataset format (entry '" + entry.name + "' differs from '" +
-              series.entries.front().name + "'); write one file per block",
-          ErrorContext{path.string()});
+      throw InputError(std::string("time steps with different meshes are not supported") +
+                           " by the HDF5 dataset format (entry '" + entry.name +
+                           "' differs from '" + series.entries.front().name +
+                           "'); write one file per step",
+                       ErrorContext{path.string()});
     }
-    for (const auto& field : fields) {
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+      const auto& field = fields[f];
       const NamedArray* array = field.on == FieldSpec::On::kCells
-                                    ? entry.mesh.find_cell_array(field.name)
-                                    : entry.mesh.find_point_array(field.name);
+                                    ? entry.mesh.find_cell_array(source_names[f])
+                                    : entry.mesh.find_point_array(source_names[f]);
       if (!array || array->components() != field.components)
-        throw InputError("entry '" + entry.name + "' lacks array '" + field.name +
+        throw InputError("entry '" + entry.name + "' lacks array '" + source_names[f] +
                              "' (or its component count differs)",
                          ErrorContext{path.string()});
     }
@@ -895,8 +923,13 @@ void write_hdf5_dataset(const MeshCollection& series, const std::filesystem::pat
   geometry.cell_data.clear();
   Hdf5DatasetWriter writer(path, MPI_COMM_SELF, geometry, fields, "", producer);
   for (const auto& entry : series.entries) {
-    std::vector<NamedArray> arrays(entry.mesh.point_data);
-    arrays.insert(arrays.end(), entry.mesh.cell_data.begin(), entry.mesh.cell_data.end());
+    std::vector<NamedArray> arrays;
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+      const bool on_cells = fields[f].on == FieldSpec::On::kCells;
+      const NamedArray* array = on_cells ? entry.mesh.find_cell_array(source_names[f])
+                                         : entry.mesh.find_point_array(source_names[f]);
+      arrays.push_back({fields[f].name, array->values});
+    }
     writer.append(entry.time, arrays);
   }
   writer.close();

@@ -75,6 +75,8 @@ class Hdf5DatasetWriter {
 class Hdf5DatasetReader {
  public:
   explicit Hdf5DatasetReader(const std::filesystem::path& path);
+  // One block of a surrox-multiblock file: `group` is "/blocks/<name>" (io/hdf5_multiblock.hpp).
+  Hdf5DatasetReader(const std::filesystem::path& path, const std::string& group);
   ~Hdf5DatasetReader();
   Hdf5DatasetReader(Hdf5DatasetReader&&) noexcept;
   Hdf5DatasetReader& operator=(Hdf5DatasetReader&&) noexcept;
@@ -96,12 +98,14 @@ class Hdf5DatasetReader {
 };
 
 // The whole dataset as a collection: one entry per time step ("step_<n>") with every field
-// attached (kSingle for a single step, kTimeSeries otherwise); for converting to VTK.
+// attached (kSingle for a single step, kTimeSeries otherwise); for converting to VTK. A
+// surrox-multiblock file gives read_hdf5_multiblock's collection.
 MeshCollection read_hdf5_dataset(const std::filesystem::path& path);
 
 // The opposite conversion, on one process (MPI_COMM_SELF): every entry must share one mesh
-// and the same arrays; entry times become /time. A multiblock whose blocks differ, or point
-// and cell arrays sharing a name, raise InputError.
+// and the same arrays; entry times become /time; steps whose meshes differ, or point and cell
+// arrays sharing a name, raise InputError. A multiblock of several blocks (each its own mesh
+// kind) becomes a surrox-multiblock file instead (write_hdf5_multiblock).
 void write_hdf5_dataset(const MeshCollection& series, const std::filesystem::path& path,
                         const std::string& producer = "surrox convert");
 

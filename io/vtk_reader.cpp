@@ -1,11 +1,13 @@
 #include "io/vtk_reader.hpp"
 
 #include <vtkCompositeDataSet.h>
-#include <vtkDataObjectTreeIterator.h>
 #include <vtkDataSetReader.h>
 #include <vtkInformation.h>
 #include <vtkMultiBlockDataSet.h>
+#include <vtkPartitionedDataSet.h>
 #include <vtkSmartPointer.h>
+#include <vtkXMLDataElement.h>
+#include <vtkXMLDataParser.h>
 #include <vtkXMLImageDataReader.h>
 #include <vtkXMLMultiBlockDataReader.h>
 #include <vtkXMLPImageDataReader.h>
@@ -20,6 +22,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <functional>
 #include <map>
 
@@ -106,7 +109,44 @@ vtkSmartPointer<vtkDataObject> read_xml(const std::filesystem::path& path,
   return run(reader, capture, path);
 }
 
+// VTK 9.1's legacy unstructured-grid reader dereferences a null cell array when CELL_TYPES comes
+// without a CELLS section before it (found by fuzzing, fuzz/regressions/vtk): refused here.
+void check_legacy_sections(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  bool unstructured = false, cells = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("DATASET", 0) == 0)
+      unstructured = line.find("UNSTRUCTURED_GRID") != std::string::npos;
+    if (line.rfind("CELLS ", 0) == 0) cells = true;
+    if (unstructured && line.rfind("CELL_TYPES", 0) == 0 && !cells)
+      throw InputError("corrupt legacy file: CELL_TYPES without a CELLS section before it",
+                       {path.string()});
+  }
+}
+
+// VTK 9.1's multiblock reader dereferences a null element when the file lacks the
+// <vtkMultiBlockDataSet> element its type names (found by fuzzing, fuzz/regressions/vtm).
+void check_multiblock_structure(const std::filesystem::path& path) {
+  detail::VtkErrorCapture capture;
+  vtkNew<vtkXMLDataParser> parser;
+  capture.watch(parser);
+  parser->SetFileName(path.c_str());
+  if (!parser->Parse() || capture.has_errors() || !parser->GetRootElement())
+    throw InputError("not well-formed XML (truncated?): " + capture.summary(), {path.string()});
+  vtkXMLDataElement* root = parser->GetRootElement();
+  const char* type = root->GetAttribute("type");
+  if (std::string(root->GetName()) != "VTKFile" || !type ||
+      std::string(type) != "vtkMultiBlockDataSet" ||
+      !root->FindNestedElementWithName("vtkMultiBlockDataSet"))
+    throw InputError(
+        "not a VTK multiblock file (expected <VTKFile type=\"vtkMultiBlockDataSet\"> holding a "
+        "<vtkMultiBlockDataSet> element)",
+        {path.string()});
+}
+
 vtkSmartPointer<vtkDataObject> read_legacy(const std::filesystem::path& path) {
+  check_legacy_sections(path);
   detail::VtkErrorCapture capture;
   vtkNew<vtkDataSetReader> reader;
   capture.watch(reader);
@@ -133,27 +173,61 @@ MeshData checked_mesh(vtkDataObject* data, const std::filesystem::path& path) {
   return mesh;
 }
 
+// A block's own name, or "block<flat index>" (VTK's pre-order numbering) when it has none or
+// one that cannot be a path component.
+std::string vtk_block_name(vtkMultiBlockDataSet* parent, unsigned index, unsigned flat_index) {
+  std::string name;
+  if (parent->HasMetaData(index) && parent->GetMetaData(index)->Has(vtkCompositeDataSet::NAME()))
+    name = parent->GetMetaData(index)->Get(vtkCompositeDataSet::NAME());
+  std::replace(name.begin(), name.end(), '/', '_');
+  if (name.empty() || name == "." || name == "..") name = "block" + std::to_string(flat_index);
+  return name;
+}
+
+// Depth first through nested multiblocks (ParaView's OpenFOAM reader nests the patches under
+// "boundary"): every non-empty leaf becomes an entry named by the path of block names,
+// "internalMesh" or "boundary/inlet". Partitioned leaves give one entry per piece.
+void collect_vtk_blocks(vtkMultiBlockDataSet* blocks, const std::string& prefix,
+                        unsigned* flat_index, const std::filesystem::path& path,
+                        MeshCollection* out) {
+  for (unsigned i = 0; i < blocks->GetNumberOfBlocks(); ++i) {
+    const unsigned own_index = ++*flat_index;
+    vtkDataObject* child = blocks->GetBlock(i);
+    const std::string name = prefix + vtk_block_name(blocks, i, own_index);
+    if (!child) continue;
+    if (auto* nested = vtkMultiBlockDataSet::SafeDownCast(child)) {
+      collect_vtk_blocks(nested, name + "/", flat_index, path, out);
+    } else if (auto* pieces = vtkPartitionedDataSet::SafeDownCast(child)) {
+      std::vector<vtkDataObject*> present;
+      for (unsigned p = 0; p < pieces->GetNumberOfPartitions(); ++p) {
+        ++*flat_index;
+        if (pieces->GetPartitionAsDataObject(p))
+          present.push_back(pieces->GetPartitionAsDataObject(p));
+      }
+      for (std::size_t p = 0; p < present.size(); ++p)
+        out->entries.push_back({0.0,
+                                present.size() > 1 ? name + "/piece" + std::to_string(p) : name,
+                                checked_mesh(present[p], path)});
+    } else {
+      out->entries.push_back({0.0, name, checked_mesh(child, path)});
+    }
+  }
+}
+
 MeshCollection multiblock_entries(vtkDataObject* data, const std::filesystem::path& path) {
   MeshCollection out;
   out.kind = MeshCollection::Kind::kMultiBlock;
-  auto* tree = vtkDataObjectTree::SafeDownCast(data);
-  if (!tree)
+  auto* blocks = vtkMultiBlockDataSet::SafeDownCast(data);
+  if (!blocks)
     throw InputError(std::string("expected a multiblock dataset, got ") + data->GetClassName(),
                      {path.string()});
-  vtkSmartPointer<vtkDataObjectTreeIterator> it;
-  it.TakeReference(tree->NewTreeIterator());
-  it->VisitOnlyLeavesOn();
-  it->SkipEmptyNodesOn();
-  for (it->InitTraversal(); !it->IsDoneWithTraversal(); it->GoToNextItem()) {
-    MeshEntry entry;
-    if (it->HasCurrentMetaData() && it->GetCurrentMetaData()->Has(vtkCompositeDataSet::NAME()))
-      entry.name = it->GetCurrentMetaData()->Get(vtkCompositeDataSet::NAME());
-    else
-      entry.name = "block" + std::to_string(it->GetCurrentFlatIndex());
-    entry.mesh = checked_mesh(it->GetCurrentDataObject(), path);
-    out.entries.push_back(std::move(entry));
-  }
+  unsigned flat_index = 0;
+  collect_vtk_blocks(blocks, "", &flat_index, path, &out);
   if (out.entries.empty()) throw InputError("multiblock file holds no datasets", {path.string()});
+  // Two blocks of one name (ParaView allows it) would collide as HDF5 groups: number them.
+  std::map<std::string, int> seen;
+  for (auto& entry : out.entries)
+    if (int count = seen[entry.name]++; count > 0) entry.name += "_" + std::to_string(count + 1);
   return out;
 }
 
@@ -199,6 +273,7 @@ MeshCollection read_vtk(const std::filesystem::path& path) {
         {path.string()});
   require_nonempty_file(path);
   if (ext == ".pvd") return pvd_entries(path);
+  if (ext == ".vtm") check_multiblock_structure(path);
   auto data = ext == ".vtk" ? read_legacy(path) : read_xml(path, xml_readers().at(ext));
   if (ext == ".vtm") return multiblock_entries(data, path);
   MeshCollection out;

@@ -3,7 +3,8 @@
 //   .vti .vts .vtr .vtu .vtp            one XML dataset               → one entry
 //   .pvti .pvts .pvtr .pvtu .pvtp       a partitioned XML dataset     → one entry, pieces merged
 //   .vtk                                a legacy dataset              → one entry
-//   .vtm                                an XML multiblock             → one entry per leaf block
+//   .vtm                                an XML multiblock             → one entry per leaf block,
+//                                       named by its path of block names ("boundary/inlet")
 //   .pvd                                a ParaView collection         → one entry per DataSet line
 // Every problem with the input (missing, empty, truncated or corrupt file, unsupported dataset
 // type, a .pvd that names a missing file) is a surrox::InputError whose message starts with the

@@ -78,8 +78,12 @@ const char* attribute_type(std::size_t components) {
   }
 }
 
+// "file.h5:/mesh/points", or "file.h5:/blocks/inlet/mesh/points" for a block of a multiblock.
+std::string heavy(const XdmfDescription& d, const std::string& object) {
+  return escape(d.h5_reference + ":" + d.h5_group + "/" + object);
+}
+
 void write_mesh(std::ostream& out, const XdmfDescription& d, const std::string& indent) {
-  const std::string& h5 = d.h5_reference;
   const auto point_dims = join(spatial_dims(d, false));
   // A single layer of points (nk = 1) must use XDMF's 2D topologies: with 3D ones ParaView
   // counts (nk - 1) = 0 cell layers and drops every cell array.
@@ -108,7 +112,7 @@ void write_mesh(std::ostream& out, const XdmfDescription& d, const std::string& 
           << indent << "<Geometry GeometryType=\"XYZ\">\n"
           << indent << "  <DataItem Dimensions=\"" << point_dims
           << " 3\" NumberType=\"Float\" Precision=\"8\" "
-          << "Format=\"HDF\">" << escape(h5) << ":/mesh/points</DataItem>\n"
+          << "Format=\"HDF\">" << heavy(d, "mesh/points") << "</DataItem>\n"
           << indent << "</Geometry>\n";
       return;
     case MeshKind::kUnstructured:
@@ -117,8 +121,8 @@ void write_mesh(std::ostream& out, const XdmfDescription& d, const std::string& 
         out << indent << "<Topology TopologyType=\"Mixed\" NumberOfElements=\"" << d.number_of_cells
             << "\">\n"
             << indent << "  <DataItem Dimensions=\"" << d.mixed_topology_length
-            << "\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">" << escape(h5)
-            << ":/mesh/xdmf_topology</DataItem>\n"
+            << "\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">"
+            << heavy(d, "mesh/xdmf_topology") << "</DataItem>\n"
             << indent << "</Topology>\n";
       } else {
         out << indent << "<Topology TopologyType=\"Polyvertex\" NumberOfElements=\""
@@ -126,8 +130,8 @@ void write_mesh(std::ostream& out, const XdmfDescription& d, const std::string& 
       }
       out << indent << "<Geometry GeometryType=\"XYZ\">\n"
           << indent << "  <DataItem Dimensions=\"" << d.number_of_points
-          << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << escape(h5)
-          << ":/mesh/points</DataItem>\n"
+          << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << heavy(d, "mesh/points")
+          << "</DataItem>\n"
           << indent << "</Geometry>\n";
       return;
   }
@@ -157,8 +161,7 @@ void write_field(std::ostream& out, const XdmfDescription& d, const XdmfField& f
       << join(start) << "  " << join(stride) << "  " << join(count) << "</DataItem>\n"
       << indent << "    <DataItem Dimensions=\"" << join(full)
       << "\" NumberType=\"Float\" Precision=\"8\" "
-      << "Format=\"HDF\">" << escape(d.h5_reference) << ":/fields/" << escape(field.name)
-      << "</DataItem>\n"
+      << "Format=\"HDF\">" << heavy(d, "fields/" + field.name) << "</DataItem>\n"
       << indent << "  </DataItem>\n"
       << indent << "</Attribute>\n";
 }
@@ -189,6 +192,29 @@ std::string xdmf_document(const XdmfDescription& d) {
     out << "    </Grid>\n";
   }
   out << "  </Domain>\n"
+      << "</Xdmf>\n";
+  return out.str();
+}
+
+std::string xdmf_collection_document(const std::vector<XdmfDescription>& blocks) {
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" ?>\n"
+      << "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
+      << "<!-- surrox multiblock sidecar: heavy data in "
+      << escape(blocks.empty() ? std::string() : blocks.front().h5_reference)
+      << " (docs/formats.md) -->\n"
+      << "<Xdmf Version=\"2.0\">\n"
+      << "  <Domain>\n"
+      << "    <Grid Name=\"blocks\" GridType=\"Collection\" CollectionType=\"Spatial\">\n";
+  for (const auto& d : blocks) {
+    out << "      <Grid Name=\"" << escape(d.grid_name) << "\" GridType=\"Uniform\">\n";
+    write_mesh(out, d, "        ");
+    if (!d.times.empty())
+      for (const auto& field : d.fields) write_field(out, d, field, d.times.size() - 1, "        ");
+    out << "      </Grid>\n";
+  }
+  out << "    </Grid>\n"
+      << "  </Domain>\n"
       << "</Xdmf>\n";
   return out.str();
 }

@@ -21,6 +21,8 @@ struct XdmfField {
 // What the sidecar needs to know about the dataset it describes.
 struct XdmfDescription {
   std::string h5_reference;  // the .h5 file as the XML names it: relative to the sidecar's folder
+  std::string h5_group;      // "" for a dataset file, "/blocks/<name>" for a block of a multiblock
+  std::string grid_name;     // the block's name in a collection document
   MeshKind kind = MeshKind::kImage;
   std::array<long, 3> point_dims{1, 1, 1};                  // ni, nj, nk (image, structured)
   std::array<double, 3> origin{0, 0, 0}, spacing{1, 1, 1};  // x, y, z (image)
@@ -34,6 +36,9 @@ struct XdmfDescription {
 
 // The XML text.
 std::string xdmf_document(const XdmfDescription& description);
+// A spatial collection (ParaView shows a multiblock): one Uniform grid per block, named by
+// grid_name, with the fields of the block's last step.
+std::string xdmf_collection_document(const std::vector<XdmfDescription>& blocks);
 // Writes it under `path` atomically (temporary name, then rename).
 void write_xdmf(const std::filesystem::path& path, const XdmfDescription& description);
 // The sidecar path of a dataset: "run.h5" → "run.xdmf".

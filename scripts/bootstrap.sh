@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(
   # Toolchain
   build-essential g++ cmake ninja-build pkg-config git ca-certificates ccache clang-format
+  # Fuzzing the readers (scripts/fuzz.sh): clang's libFuzzer and sanitizer runtimes
+  clang-14 libclang-rt-14-dev
   # Numerics and ML
   libtorch-dev libgloo-dev libtrilinos-kokkos-dev libopenblas0-openmp
   # I/O

@@ -32,6 +32,11 @@ struct FieldDataset {
   surrogates::SampleLayout layout = surrogates::SampleLayout::kPoints;
   // Cases whose steady solver stopped unconverged: left out, or kept by include_unconverged.
   std::vector<std::string> unconverged_cases_left_out, unconverged_cases_kept;
+  // What the data came from, kept in the model's metadata (training.data) so that `surrox
+  // evaluate` can build a new file's inputs the same way; empty for sweep datasets.
+  nlohmann::json source = nlohmann::json::object();
+  // Rows of each test case when cases differ in size (collections of files); empty: equal.
+  std::vector<long> test_case_rows;
 
   // The `data` section: path, inputs, parameters, outputs, weight, split, group_by, seed, dtype,
   // include_unconverged.

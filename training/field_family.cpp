@@ -17,6 +17,7 @@
 #include "surrogates/networks.hpp"
 #include "surrogates/surrogate.hpp"
 #include "training/collective_data_parallel.hpp"
+#include "training/field_data_sources.hpp"
 #include "training/field_dataset.hpp"
 #include "training/loss_plot.hpp"
 #include "training/trainer.hpp"
@@ -27,10 +28,13 @@ namespace {
 
 Schema field_config_schema() {
   Schema root(
-      "A training config for `surrox train`, family `field`: per-cell fields of a sweep dataset, "
-      "the network and how to train it.");
+      "A training config for `surrox train`, family `field`: per-cell (or per-point) fields of a "
+      "sweep dataset or of a collection of VTK files, the network and how to train it.");
   root.section("runtime", runtime_config_schema(), "threads and logging");
-  root.section("data", FieldDataset::schema(), "the sweep dataset and its channels");
+  root.component("data", field_data_sources(),
+                 "the data and its channels: a sweep dataset (type sweep, the default) or a "
+                 "collection of VTK/ParaView files (type collection)")
+      .default_type(kDefaultFieldDataSource);
   root.component("network", surrogates::networks(), "the network architecture").default_type("mlp");
   root.section("training", Trainer::schema(), "optimizer, schedule, loss, epochs, checkpoints");
   return root;
@@ -89,7 +93,10 @@ void FieldFamily::train(const TrainRequest& request, nlohmann::json& results) {
   const surrogates::SampleLayout layout =
       surrogates::layout_of(network_node.type(), network_node.context("type"));
 
-  const FieldDataset data = FieldDataset::load(data_node, layout);
+  const FieldDataset data = field_data_sources()
+                                .at(data_node.type(), data_node.context("type"))
+                                .make()
+                                ->load(data_node, layout);
   spdlog::info(
       "data: {} training, {} validation, {} test cases; {} inputs → {} outputs ({} layout)",
       data.train_cases.size(), data.validation_cases.size(), data.test_cases.size(),
@@ -187,14 +194,17 @@ void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& resul
                      ": the model does not record its data section (trained before surrox "
                      "0.2 or exported from Python); retrain it with `surrox train` to evaluate it");
   // The training data section with the path replaced: same channels, parameters, dtype and
-  // convergence rule, every case evaluated.
+  // convergence rule, every case evaluated. Models from before data types are sweeps.
   Schema schema("The data section a field model was trained with.");
-  schema.section("data", FieldDataset::schema(), "the sweep dataset and its channels");
+  schema.component("data", field_data_sources(), "the data and its channels")
+      .default_type(kDefaultFieldDataSource);
+  const std::string type = data_section->value("type", std::string(kDefaultFieldDataSource));
+  const auto source = field_data_sources().at(type, {request.model.string()}).make();
   const io::CaseFile section = io::load_case_text(
       "data: " + data_section->dump(), request.model.string() + " (data section)", schema,
-      {"data.path=" + std::filesystem::absolute(request.data).string()});
-  const FieldDataset data = FieldDataset::load_all(section.root.section("data"), metadata.layout,
-                                                   metadata.inputs, metadata.outputs);
+      {"data." + source->data_key() + "=" + std::filesystem::absolute(request.data).string()});
+  const FieldDataset data = source->load_all(section.root.section("data"), metadata.layout,
+                                             metadata.inputs, metadata.outputs);
   if (!data.unconverged_cases_left_out.empty())
     spdlog::warn("data: left out {} unconverged case(s) ({}), as in training",
                  data.unconverged_cases_left_out.size(),
@@ -206,18 +216,29 @@ void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& resul
   const torch::Tensor truth = data.outputs.invert(data.test.targets);
   const std::vector<std::string>& channels = data.outputs.names;
   const long cases = static_cast<long>(data.test_cases.size());
-  // Per case: the rows of a case are contiguous (points layout) or its own row (grid layout).
+  // Per case [rows, C]: the rows of a case are contiguous (points layout; cases of a file
+  // collection differ in size) or its own row (grid layout).
   const auto per_case = [&](const torch::Tensor& t) {
-    return metadata.layout == surrogates::SampleLayout::kGrid
-               ? t.reshape({cases, t.size(1), -1})
-               : t.reshape({cases, -1, t.size(1)}).permute({0, 2, 1});
+    std::vector<torch::Tensor> parts;
+    if (metadata.layout == surrogates::SampleLayout::kGrid) {
+      for (long k = 0; k < cases; ++k) parts.push_back(t[k].reshape({t.size(1), -1}).t());
+      return parts;
+    }
+    std::vector<long> rows = data.test_case_rows;
+    if (rows.empty()) rows.assign(static_cast<std::size_t>(cases), t.size(0) / cases);
+    long first = 0;
+    for (long n : rows) {
+      parts.push_back(t.slice(0, first, first + n));
+      first += n;
+    }
+    return parts;
   };
-  const torch::Tensor p_cases = per_case(prediction), t_cases = per_case(truth);
+  const std::vector<torch::Tensor> p_cases = per_case(prediction), t_cases = per_case(truth);
   std::vector<std::vector<double>> case_errors(channels.size());
   std::ostringstream csv;
   csv << "case," << fmt::format("{}", fmt::join(channels, ",")) << "\n";
   for (long k = 0; k < cases; ++k) {
-    const auto errors = relative_l2(p_cases[k].t(), t_cases[k].t());  // [cells, C]
+    const auto errors = relative_l2(p_cases[k], t_cases[k]);
     csv << data.test_cases[static_cast<std::size_t>(k)];
     for (std::size_t c = 0; c < channels.size(); ++c) {
       case_errors[c].push_back(errors[c]);
@@ -255,9 +276,10 @@ void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& resul
   }
   nlohmann::json by_group = nlohmann::json::object();
   for (const auto& [group, members] : groups) {
-    const auto index = torch::tensor(members, torch::kLong);
-    const auto rows = [&](const torch::Tensor& t) {  // [cases, C, cells] → [rows, C]
-      return t.index_select(0, index).permute({1, 0, 2}).reshape({t.size(1), -1}).t();
+    const auto rows = [&](const std::vector<torch::Tensor>& parts) {  // the group's [rows, C]
+      std::vector<torch::Tensor> chosen;
+      for (long k : members) chosen.push_back(parts[static_cast<std::size_t>(k)]);
+      return torch::cat(chosen);
     };
     by_group[group] = {
         {"cases", members.size()},

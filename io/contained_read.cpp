@@ -1,0 +1,42 @@
+#include "io/contained_read.hpp"
+
+#include <mpi.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "core/error.hpp"
+
+namespace surrox::io {
+
+void probe_in_child(const std::function<void()>& read, const std::string& file,
+                    const std::string& library) {
+  int initialized = 0, ranks = 1;
+  MPI_Initialized(&initialized);
+  if (initialized) MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (ranks > 1) return;
+  const pid_t child = ::fork();
+  if (child < 0) return;  // no fork: read directly
+  if (child == 0) {
+    try {
+      read();
+    } catch (...) {
+    }
+    ::_exit(0);  // no atexit handlers, no MPI finalisation in the child
+  }
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0))
+    throw InputError(
+        "the file is corrupt: reading it made " + library + " crash (" +
+            (WIFSIGNALED(status) ? std::string(::strsignal(WTERMSIG(status)))
+                                 : "exit code " + std::to_string(WEXITSTATUS(status))) +
+            ")",
+        {file});
+}
+
+}  // namespace surrox::io
