@@ -7,7 +7,9 @@
 #include "core/error.hpp"
 #include "surrogates/network.hpp"
 #include "training/collective_data_parallel.hpp"
+#include "training/loss_plot.hpp"
 #include "training/super_resolution_model.hpp"
+#include "training/surrogate_family.hpp"
 #include "training/trainer.hpp"
 
 namespace surrox::training::super_resolution {
@@ -101,14 +103,7 @@ Schema super_resolution_schema() {
   Schema root(
       "A super-resolution training config (family: super_resolution): MeshfreeFlowNet on "
       "Rayleigh–Bénard runs (docs/validation/super_resolution.md).");
-  root.choice("family", {"super_resolution"}, "the surrogate family").fallback("super_resolution");
-  Schema runtime("Threads and logging.");
-  runtime.integer("threads", "LibTorch threads per rank; 0: cores on the node / ranks on it")
-      .at_least(0)
-      .fallback("0");
-  runtime.choice("log_level", {"trace", "debug", "info", "warn", "error", "off"}, "log level")
-      .fallback("info");
-  root.section("runtime", runtime, "threads and logging");
+  root.section("runtime", runtime_config_schema(), "threads and logging");
 
   Schema data("Rayleigh–Bénard runs (fields.h5 of `surrox run`, uniform grid) and how they are cut.");
   data.strings("train", "training runs (different initial-noise seeds from the validation runs); "
@@ -169,7 +164,6 @@ void train_super_resolution(const CaseNode& root, Runtime& runtime,
                             const std::string& config_path, nlohmann::json& results) {
   const CaseNode data = root.section("data"), network = root.section("network"),
                  training = root.section("training");
-  runtime.set_torch_threads(static_cast<int>(root.section("runtime").integer("threads")));
   if (training.section("loss").type() != "l1")
     training.section("loss").fail("type", "super_resolution trains with the l1 loss (the paper's): "
                                           "the PDE term is an L1 norm carried in the same rows");
@@ -285,6 +279,13 @@ void train_super_resolution(const CaseNode& root, Runtime& runtime,
     results["outputs"] = {{"model", (output_dir / "model.pt").string()},
                           {"metrics_csv", (output_dir / "metrics.csv").string()},
                           {"checkpoint", (output_dir / "checkpoint.pt").string()}};
+    const std::string why = plot_loss_curves(output_dir / "metrics.csv", output_dir / "loss.png");
+    if (why.empty()) {
+      results["outputs"]["loss_png"] = (output_dir / "loss.png").string();
+    } else {
+      spdlog::warn("no loss.png: {}", why);
+      results["outputs"]["loss_png_missing"] = why;
+    }
   }
 }
 
