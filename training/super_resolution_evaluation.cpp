@@ -82,9 +82,13 @@ void evaluate_super_resolution(const std::filesystem::path& model_path,
   std::array<TileAxis, 3> axes;
   for (int d = 0; d < 3; ++d) {
     if (grid.nodes.size(d + 1) < nodes[d])
-      throw InputError(fmt::format("{}: {} low-res nodes along {}, fewer than the model's crop of {}",
-                                   data_path.string(), grid.nodes.size(d + 1),
-                                   d == 0 ? "t" : d == 1 ? "z" : "x", nodes[d]));
+      throw InputError(
+          fmt::format("{}: {} low-res nodes along {}, fewer than the model's crop of {}",
+                      data_path.string(), grid.nodes.size(d + 1),
+                      d == 0   ? "t"
+                      : d == 1 ? "z"
+                               : "x",
+                      nodes[d]));
     axes[d] = tile_axis(grid.nodes.size(d + 1), nodes[d], grid.origin[d], grid.step[d]);
   }
   const long time_tiles = static_cast<long>(axes[0].start.size());
@@ -102,9 +106,11 @@ void evaluate_super_resolution(const std::filesystem::path& model_path,
   // Snapshot frame: between two low-res frames, in the last time tile (temporal and spatial
   // super-resolution at once).
   const auto last_own = axes[0].own.back();
-  const long snapshot_frame = std::min(frames - 1, last_own[0] + std::max(1L, m.downsampling.t / 2));
-  std::string snapshot = "z_index,x_index,truth_b,lowres_b,trilinear_b,model_b,truth_w,lowres_w,"
-                         "trilinear_w,model_w\n";
+  const long snapshot_frame =
+      std::min(frames - 1, last_own[0] + std::max(1L, m.downsampling.t / 2));
+  std::string snapshot =
+      "z_index,x_index,truth_b,lowres_b,trilinear_b,model_b,truth_w,lowres_w,"
+      "trilinear_w,model_w\n";
   using torch::indexing::Slice;
   for (long it = first_time_tile; it < time_tiles; ++it)
     for (std::size_t iz = 0; iz < axes[1].start.size(); ++iz)
@@ -126,7 +132,8 @@ void evaluate_super_resolution(const std::filesystem::path& model_path,
           const torch::Tensor latent = m.network->encode(crop_n);
           std::vector<torch::Tensor> parts;
           for (long b = 0; b < points.size(0); b += 16384)
-            parts.push_back(m.network->decode(latent, points.slice(0, b, b + 16384).unsqueeze(0))[0]);
+            parts.push_back(
+                m.network->decode(latent, points.slice(0, b, b + 16384).unsqueeze(0))[0]);
           prediction = m.denormalise(torch::cat(parts));
           interpolated = srm::trilinear(crop_p, points.unsqueeze(0))[0];
         }
@@ -145,10 +152,13 @@ void evaluate_super_resolution(const std::filesystem::path& model_path,
         }
         // The PDE residual of both fields at evenly spread points of the tile.
         const long stride = std::max(1L, points.size(0) / m.residual_points);
-        const torch::Tensor rp = points.slice(0, 0, points.size(0), stride).unsqueeze(0).requires_grad_(true);
+        const torch::Tensor rp =
+            points.slice(0, 0, points.size(0), stride).unsqueeze(0).requires_grad_(true);
         const torch::Tensor latent = m.network->encode(crop_n).detach();
-        const torch::Tensor r_model = srm::boussinesq_residual(m.network->decode(latent, rp), rp, scales, false);
-        const torch::Tensor r_tri = srm::boussinesq_residual(srm::trilinear(crop_n, rp), rp, scales, false);
+        const torch::Tensor r_model =
+            srm::boussinesq_residual(m.network->decode(latent, rp), rp, scales, false);
+        const torch::Tensor r_tri =
+            srm::boussinesq_residual(srm::trilinear(crop_n, rp), rp, scales, false);
         for (int e = 0; e < 4; ++e) {
           residual_model[e] += r_model.select(-1, e).square().sum().item<double>();
           residual_trilinear[e] += r_tri.select(-1, e).square().sum().item<double>();
@@ -157,8 +167,9 @@ void evaluate_super_resolution(const std::filesystem::path& model_path,
         // Snapshot rows.
         const torch::Tensor at = (frame == snapshot_frame).nonzero().flatten();
         if (at.numel() > 0) {
-          const torch::Tensor scaled = points.index_select(0, at) *
-                                       torch::tensor({float(nodes[0] - 1), float(nodes[1] - 1), float(nodes[2] - 1)});
+          const torch::Tensor scaled =
+              points.index_select(0, at) *
+              torch::tensor({float(nodes[0] - 1), float(nodes[1] - 1), float(nodes[2] - 1)});
           const torch::Tensor nearest = scaled.round().to(torch::kLong);
           auto n = nearest.accessor<long, 2>();
           auto idx = index.index_select(0, at);
@@ -172,10 +183,10 @@ void evaluate_super_resolution(const std::filesystem::path& model_path,
           const torch::Tensor crop_values = crop_p[0].contiguous();
           auto low = crop_values.accessor<float, 4>();
           for (long q = 0; q < at.numel(); ++q)
-            snapshot += fmt::format("{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g}\n",
-                                    ia[q][1], ia[q][2], ta[q][1], low[1][n[q][0]][n[q][1]][n[q][2]],
-                                    tia[q][1], pa[q][1], ta[q][3], low[3][n[q][0]][n[q][1]][n[q][2]],
-                                    tia[q][3], pa[q][3]);
+            snapshot += fmt::format(
+                "{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g}\n", ia[q][1],
+                ia[q][2], ta[q][1], low[1][n[q][0]][n[q][1]][n[q][2]], tia[q][1], pa[q][1],
+                ta[q][3], low[3][n[q][0]][n[q][1]][n[q][2]], tia[q][3], pa[q][3]);
         }
       }
   const nlohmann::json model_metrics = sr_metrics(model_error, truth_sums);
@@ -189,12 +200,14 @@ void evaluate_super_resolution(const std::filesystem::path& model_path,
   results["evaluated_frames"] = {axes[0].own[first_time_tile][0], axes[0].own.back()[1] - 1};
   results["model"] = model_metrics;
   results["trilinear"] = trilinear_metrics;
-  results["nmae_ratio"] = model_metrics["nmae_mean"].get<double>() /
-                          trilinear_metrics["nmae_mean"].get<double>();
-  results["pde_residual_rms"] = {{"model", sr_residual_json(residual_model, residual_count)},
-                                 {"trilinear", sr_residual_json(residual_trilinear, residual_count)}};
+  results["nmae_ratio"] =
+      model_metrics["nmae_mean"].get<double>() / trilinear_metrics["nmae_mean"].get<double>();
+  results["pde_residual_rms"] = {
+      {"model", sr_residual_json(residual_model, residual_count)},
+      {"trilinear", sr_residual_json(residual_trilinear, residual_count)}};
   spdlog::info("super_resolution: NMAE (mean of p, b, u, w) model {:.4f}, trilinear {:.4f}",
-               model_metrics["nmae_mean"].get<double>(), trilinear_metrics["nmae_mean"].get<double>());
+               model_metrics["nmae_mean"].get<double>(),
+               trilinear_metrics["nmae_mean"].get<double>());
   if (runtime.root()) {
     std::filesystem::create_directories(output_dir);
     std::string csv = "frame,time,nmae_model,nmae_trilinear\n";

@@ -35,23 +35,24 @@ surrogates::super_resolution::BoussinesqScales SuperResolutionModel::scales(
 }
 
 nlohmann::json SuperResolutionModel::metadata() const {
-  return {{"family", kFamilyName},
-          {"format_version", 1},
-          {"network", options.to_json()},
-          {"channels", {"p", "b", "u", "w"}},
-          {"mean", mean},
-          {"std", std},
-          {"downsampling",
-           {{"t", downsampling.t},
-            {"z", downsampling.z},
-            {"x", downsampling.x},
-            {"average", downsampling.average}}},
-          {"spacing", {{"frame_interval", spacing[0]}, {"dz", spacing[1]}, {"dx", spacing[2]}}},
-          {"rayleigh", rayleigh},
-          {"prandtl", prandtl},
-          {"gamma", gamma},
-          {"evaluation", {{"time_tiles", evaluation_time_tiles}, {"residual_points", residual_points}}},
-          {"training", training}};
+  return {
+      {"family", kFamilyName},
+      {"format_version", 1},
+      {"network", options.to_json()},
+      {"channels", {"p", "b", "u", "w"}},
+      {"mean", mean},
+      {"std", std},
+      {"downsampling",
+       {{"t", downsampling.t},
+        {"z", downsampling.z},
+        {"x", downsampling.x},
+        {"average", downsampling.average}}},
+      {"spacing", {{"frame_interval", spacing[0]}, {"dz", spacing[1]}, {"dx", spacing[2]}}},
+      {"rayleigh", rayleigh},
+      {"prandtl", prandtl},
+      {"gamma", gamma},
+      {"evaluation", {{"time_tiles", evaluation_time_tiles}, {"residual_points", residual_points}}},
+      {"training", training}};
 }
 
 void SuperResolutionModel::save(const std::filesystem::path& path) const {

@@ -27,7 +27,7 @@ struct SuperResolutionModel {
   nlohmann::json training;  // what the run reports about itself (epochs, runs, losses)
 
   std::array<long, 3> crop() const { return options.grid; }
-  torch::Tensor normalise(const torch::Tensor& channels_first) const;    // [B, 4, ...]
+  torch::Tensor normalise(const torch::Tensor& channels_first) const;   // [B, 4, ...]
   torch::Tensor denormalise(const torch::Tensor& channels_last) const;  // [..., 4]
   // Residual scales for crops of `run` (its own Ra and Pr).
   surrogates::super_resolution::BoussinesqScales scales(const RbRun& run,

@@ -18,40 +18,54 @@ namespace {
 namespace srm = surrogates::super_resolution;
 
 // The Trainer's view of MeshfreeFlowNet: row = [low-res crop (4·nt·nz·nx), points (3·P)] →
-// [8, P]: the prediction (4 channels) then γ × the residual (continuity, x-, z-momentum,
-// buoyancy). Derivatives need autograd even where the trainer evaluates without gradients.
+// [4·P + 4·K]: the prediction at the P points (channels first), then γ·P/K × the residual
+// (continuity, x-, z-momentum, buoyancy) at the first K of them. Against targets whose residual
+// part is 0, the l1 loss is P/(P + K) · (L1 of the prediction + γ · L1 of the residual). The
+// residual takes ten autograd passes through the decoder, so it is evaluated on a subset.
+// Derivatives need autograd even where the trainer evaluates without gradients.
 class SrTrainingNetwork final : public surrogates::Network {
  public:
   SrTrainingNetwork(srm::MeshfreeFlowNet net, srm::BoussinesqScales scales, double gamma,
-                    long points)
+                    long points, long residual_points)
       : net_(register_module("net", std::move(net))),
         scales_(scales),
         gamma_(gamma),
-        points_(points) {}
+        points_(points),
+        residual_points_(gamma > 0 ? std::min(residual_points, points) : 0) {}
 
   torch::Tensor forward(const torch::Tensor& packed) override {
     const auto& g = net_->options().grid;
     const long rows = packed.size(0), crop = 4 * g[0] * g[1] * g[2];
     const torch::Tensor lowres = packed.slice(1, 0, crop).view({rows, 4, g[0], g[1], g[2]});
+    const torch::Tensor points = packed.slice(1, crop).reshape({rows, points_, 3});
     const bool graph = torch::GradMode::is_enabled();
     torch::AutoGradMode enable(true);
-    const torch::Tensor points =
-        packed.slice(1, crop).reshape({rows, points_, 3}).detach().requires_grad_(gamma_ > 0);
-    const torch::Tensor out = net_->forward(lowres, points);  // [N, P, 4]
-    const torch::Tensor residual =
-        gamma_ > 0 ? gamma_ * srm::boussinesq_residual(out, points, scales_, graph)
-                   : torch::zeros_like(out);
-    torch::Tensor result = torch::cat({out, residual}, 2).transpose(1, 2);
+    const torch::Tensor latent = net_->encode(lowres);
+    const torch::Tensor out = net_->decode(latent, points);  // [N, P, 4]
+    std::vector<torch::Tensor> parts = {out.transpose(1, 2).reshape({rows, -1})};
+    if (residual_points_ > 0) {
+      const torch::Tensor subset =
+          points.slice(1, 0, residual_points_).detach().requires_grad_(true);
+      const torch::Tensor residual =
+          srm::boussinesq_residual(net_->decode(latent, subset), subset, scales_, graph);
+      parts.push_back(residual.transpose(1, 2).reshape({rows, -1}) *
+                      (gamma_ * double(points_) / double(residual_points_)));
+    }
+    torch::Tensor result = torch::cat(parts, 1);
     return graph ? result : result.detach();
   }
 
-  srm::MeshfreeFlowNet& net() { return net_; }
+  long points() const { return points_; }
+  long residual_points() const { return residual_points_; }
+  double residual_scale() const {
+    return residual_points_ > 0 ? gamma_ * double(points_) / double(residual_points_) : 0;
+  }
 
  private:
   srm::MeshfreeFlowNet net_;
   srm::BoussinesqScales scales_;
   double gamma_;
-  long points_;
+  long points_, residual_points_;
 };
 
 std::vector<std::filesystem::path> sr_resolve_runs(const CaseNode& data, const std::string& key) {
@@ -59,8 +73,7 @@ std::vector<std::filesystem::path> sr_resolve_runs(const CaseNode& data, const s
   for (const auto& text : data.strings(key)) {
     std::filesystem::path p(text);
     if (p.is_relative() && !data.origin().directory.empty()) p = data.origin().directory / p;
-    if (!std::filesystem::is_regular_file(p))
-      data.fail(key, "no such dataset: " + p.string());
+    if (!std::filesystem::is_regular_file(p)) data.fail(key, "no such dataset: " + p.string());
     paths.push_back(p);
   }
   return paths;
@@ -68,7 +81,7 @@ std::vector<std::filesystem::path> sr_resolve_runs(const CaseNode& data, const s
 
 // Samples of every run packed for the trainer (normalised).
 TensorSet sr_pack(const SuperResolutionModel& m, const std::vector<RbRun>& runs, long crops,
-                  long points, std::mt19937_64& engine) {
+                  long points, long residual_points, std::mt19937_64& engine) {
   std::vector<torch::Tensor> inputs, targets;
   for (const auto& run : runs) {
     const LowResGrid grid = downsample(run, m.downsampling);
@@ -76,25 +89,30 @@ TensorSet sr_pack(const SuperResolutionModel& m, const std::vector<RbRun>& runs,
     const torch::Tensor lowres = m.normalise(s.lowres).reshape({crops, -1});
     inputs.push_back(torch::cat({lowres, s.points.reshape({crops, -1})}, 1));
     const torch::Tensor values = m.normalise(s.values.permute({0, 2, 1}));  // [N, 4, P]
-    targets.push_back(torch::cat({values, torch::zeros_like(values)}, 1));
+    targets.push_back(
+        torch::cat({values.reshape({crops, -1}), torch::zeros({crops, 4 * residual_points})}, 1));
   }
   return {torch::cat(inputs), torch::cat(targets), torch::Tensor()};
 }
 
 // Mean |prediction − truth| (normalised) and mean |residual| (physical) over a set, unweighted.
-std::pair<double, double> sr_loss_terms(SrTrainingNetwork& net, const TensorSet& set,
-                                        double gamma) {
+std::pair<double, double> sr_loss_terms(SrTrainingNetwork& net, const TensorSet& set) {
   double prediction = 0, residual = 0;
-  long rows = 0;
+  const long values = 4 * net.points();
   for (long b = 0; b < set.rows(); b += 16) {
     const TensorSet batch = set.slice(b, std::min(set.rows(), b + 16));
     torch::NoGradGuard no_grad;
     const torch::Tensor out = net.forward(batch.inputs);
-    prediction += (out.slice(1, 0, 4) - batch.targets.slice(1, 0, 4)).abs().mean({1, 2}).sum().item<double>();
-    if (gamma > 0) residual += out.slice(1, 4, 8).abs().mean({1, 2}).sum().item<double>() / gamma;
-    rows += batch.rows();
+    prediction += (out.slice(1, 0, values) - batch.targets.slice(1, 0, values))
+                      .abs()
+                      .mean(1)
+                      .sum()
+                      .item<double>();
+    if (net.residual_points() > 0)
+      residual += out.slice(1, values).abs().mean(1).sum().item<double>() / net.residual_scale();
   }
-  return {prediction / double(std::max(rows, 1L)), residual / double(std::max(rows, 1L))};
+  const double rows = double(std::max(set.rows(), 1L));
+  return {prediction / rows, residual / rows};
 }
 
 }  // namespace
@@ -105,9 +123,11 @@ Schema super_resolution_schema() {
       "Rayleigh–Bénard runs (docs/validation/super_resolution.md).");
   root.section("runtime", runtime_config_schema(), "threads and logging");
 
-  Schema data("Rayleigh–Bénard runs (fields.h5 of `surrox run`, uniform grid) and how they are cut.");
-  data.strings("train", "training runs (different initial-noise seeds from the validation runs); "
-                        "relative paths from the config's folder");
+  Schema data(
+      "Rayleigh–Bénard runs (fields.h5 of `surrox run`, uniform grid) and how they are cut.");
+  data.strings("train",
+               "training runs (different initial-noise seeds from the validation runs); "
+               "relative paths from the config's folder");
   data.strings("validation", "held-out runs for the validation loss").fallback("[]");
   Schema down("Low-resolution input: every t-th frame; every z-th/x-th cell or block means.");
   down.integer("t", "frames per low-res frame").at_least(1).fallback("4");
@@ -116,27 +136,36 @@ Schema super_resolution_schema() {
   down.boolean("average", "space: the mean of each z × x block instead of every z-th/x-th cell")
       .fallback("false");
   data.section("downsampling", down, "downsampling factors (the paper: 4 in t, 8 in z and x)");
-  data.integers("crop", "low-res nodes per crop along t, z, x (powers of two; the paper: 4, 16, 16)")
+  data.integers("crop",
+                "low-res nodes per crop along t, z, x (powers of two; the paper: 4, 16, 16)")
       .sized(3)
       .fallback("[4, 8, 8]");
   data.integer("crops_per_run", "training crops drawn per training run (a fixed pool)")
       .at_least(1)
       .fallback("256");
-  data.integer("validation_crops_per_run", "crops drawn per validation run").at_least(1).fallback("64");
+  data.integer("validation_crops_per_run", "crops drawn per validation run")
+      .at_least(1)
+      .fallback("64");
   data.integer("points_per_crop", "high-res query points per crop (the paper: 1024)")
       .at_least(1)
       .fallback("256");
   root.section("data", data, "the runs, downsampling and crops");
 
-  Schema network("MeshfreeFlowNet's widths (the paper: latent 32, unet_filters 16, imnet_filters 32).");
-  network.integer("latent", "latent channels of the U-Net's output grid").at_least(1).fallback("16");
-  network.integer("unet_filters", "U-Net width of the first level (doubles per level)").at_least(1).fallback("8");
+  Schema network(
+      "MeshfreeFlowNet's widths (the paper: latent 32, unet_filters 16, imnet_filters 32).");
+  network.integer("latent", "latent channels of the U-Net's output grid")
+      .at_least(1)
+      .fallback("16");
+  network.integer("unet_filters", "U-Net width of the first level (doubles per level)")
+      .at_least(1)
+      .fallback("8");
   network.integer("unet_max_filters", "U-Net width cap").at_least(1).fallback("256");
   network.integer("imnet_filters", "ImNet's narrowest width nf (layers 16nf, 8nf, 4nf, 2nf, nf)")
       .at_least(1)
       .fallback("8");
-  network.choice("activation", {"softplus", "leaky_relu", "tanh"},
-                 "ImNet's activation (smooth for the PDE loss's second derivatives)")
+  network
+      .choice("activation", {"softplus", "leaky_relu", "tanh"},
+              "ImNet's activation (smooth for the PDE loss's second derivatives)")
       .fallback("softplus");
   root.section("network", network, "the network");
 
@@ -144,6 +173,12 @@ Schema super_resolution_schema() {
   physics.real("gamma", "weight of the L1 norm of the Boussinesq residual (the paper: 0.0125)")
       .at_least(0)
       .fallback("0.0125");
+  physics
+      .integer("residual_points",
+               "query points per crop where the residual is taken (the first K of "
+               "points_per_crop; the paper: all)")
+      .at_least(1)
+      .fallback("32");
   root.section("physics", physics, "the PDE residual term");
 
   Schema evaluation("What `surrox evaluate` covers on a held-out run.");
@@ -154,7 +189,8 @@ Schema super_resolution_schema() {
       .at_least(1)
       .fallback("1024");
   root.section("evaluation", evaluation, "evaluation defaults stored with the model");
-  root.section("training", Trainer::schema(), "optimizer, schedule, loss (l1), epochs, checkpoints");
+  root.section("training", Trainer::schema(),
+               "optimizer, schedule, loss (l1), epochs, checkpoints");
   return root;
 }
 
@@ -165,11 +201,13 @@ void train_super_resolution(const CaseNode& root, Runtime& runtime,
   const CaseNode data = root.section("data"), network = root.section("network"),
                  training = root.section("training");
   if (training.section("loss").type() != "l1")
-    training.section("loss").fail("type", "super_resolution trains with the l1 loss (the paper's): "
-                                          "the PDE term is an L1 norm carried in the same rows");
+    training.section("loss").fail("type",
+                                  "super_resolution trains with the l1 loss (the paper's): "
+                                  "the PDE term is an L1 norm carried in the same rows");
   SuperResolutionModel m;
   const CaseNode down = data.section("downsampling");
-  m.downsampling = {down.integer("t"), down.integer("z"), down.integer("x"), down.boolean("average")};
+  m.downsampling = {down.integer("t"), down.integer("z"), down.integer("x"),
+                    down.boolean("average")};
   const auto crop = data.integers("crop");
   m.options.grid = {crop[0], crop[1], crop[2]};
   for (int d = 0; d < 3; ++d)
@@ -186,7 +224,8 @@ void train_super_resolution(const CaseNode& root, Runtime& runtime,
 
   std::vector<RbRun> train_runs, validation_runs;
   for (const auto& p : sr_resolve_runs(data, "train")) train_runs.push_back(read_rb_run(p));
-  for (const auto& p : sr_resolve_runs(data, "validation")) validation_runs.push_back(read_rb_run(p));
+  for (const auto& p : sr_resolve_runs(data, "validation"))
+    validation_runs.push_back(read_rb_run(p));
   if (train_runs.empty()) data.fail("train", "needs at least one run");
   const RbRun& first = train_runs.front();
   m.spacing = {first.frame_interval, first.dz, first.dx};
@@ -196,19 +235,21 @@ void train_super_resolution(const CaseNode& root, Runtime& runtime,
     for (const auto& run : *list) {
       m.check_compatible(run);
       if (run.rayleigh != m.rayleigh || run.prandtl != m.prandtl)
-        throw InputError(fmt::format("{}: Ra = {:g}, Pr = {:g}, but {} has Ra = {:g}, Pr = {:g}: "
-                                     "train on one Rayleigh number",
-                                     run.path.string(), run.rayleigh, run.prandtl,
-                                     first.path.string(), m.rayleigh, m.prandtl));
+        throw InputError(
+            fmt::format("{}: Ra = {:g}, Pr = {:g}, but {} has Ra = {:g}, Pr = {:g}: "
+                        "train on one Rayleigh number",
+                        run.path.string(), run.rayleigh, run.prandtl, first.path.string(),
+                        m.rayleigh, m.prandtl));
     }
   std::vector<long> train_seeds, validation_seeds;
   for (const auto& r : train_runs) train_seeds.push_back(r.seed);
   for (const auto& r : validation_runs) {
     validation_seeds.push_back(r.seed);
     if (r.seed >= 0 && std::count(train_seeds.begin(), train_seeds.end(), r.seed))
-      throw InputError(fmt::format("{}: seed {} is also a training run's: validation runs must be "
-                                   "held-out seeds",
-                                   r.path.string(), r.seed));
+      throw InputError(
+          fmt::format("{}: seed {} is also a training run's: validation runs must be "
+                      "held-out seeds",
+                      r.path.string(), r.seed));
   }
   const auto [mean, stdev] = channel_statistics(train_runs);  // training runs only
   for (int c = 0; c < 4; ++c) {
@@ -219,30 +260,36 @@ void train_super_resolution(const CaseNode& root, Runtime& runtime,
   const long seed = training.integer("seed");
   std::mt19937_64 engine(static_cast<std::uint64_t>(seed) * 7919 + 17);
   const long points = data.integer("points_per_crop");
-  const TensorSet train = sr_pack(m, train_runs, data.integer("crops_per_run"), points, engine);
+  const long residual_points =
+      m.gamma > 0 ? std::min<long>(points, root.section("physics").integer("residual_points")) : 0;
+  const TensorSet train =
+      sr_pack(m, train_runs, data.integer("crops_per_run"), points, residual_points, engine);
   const TensorSet validation =
       validation_runs.empty()
           ? TensorSet{}
-          : sr_pack(m, validation_runs, data.integer("validation_crops_per_run"), points, engine);
-  spdlog::info("super_resolution: {} training crops ({} runs), {} validation crops ({} runs), {} "
-               "points each; low-res crop {} × {} × {}",
-               train.rows(), train_runs.size(), validation.rows(), validation_runs.size(), points,
-               crop[0], crop[1], crop[2]);
+          : sr_pack(m, validation_runs, data.integer("validation_crops_per_run"), points,
+                    residual_points, engine);
+  spdlog::info(
+      "super_resolution: {} training crops ({} runs), {} validation crops ({} runs), {} "
+      "points each; low-res crop {} × {} × {}",
+      train.rows(), train_runs.size(), validation.rows(), validation_runs.size(), points, crop[0],
+      crop[1], crop[2]);
 
   torch::manual_seed(static_cast<std::uint64_t>(seed));
   srm::MeshfreeFlowNet net(m.options);
   const LowResGrid grid = downsample(first, m.downsampling);
-  SrTrainingNetwork wrapper(net, m.scales(first, grid), m.gamma, points);
+  SrTrainingNetwork wrapper(net, m.scales(first, grid), m.gamma, points, residual_points);
   if (runtime.root()) std::filesystem::create_directories(output_dir);
   Trainer trainer(training, collective_data_parallel(runtime.comm()));
   const TrainResult fit = trainer.fit(wrapper, train, validation, output_dir, resume, max_epochs);
   m.network = net;
   m.network->eval();
 
-  const auto [train_l1, train_residual] = sr_loss_terms(wrapper, train.slice(0, std::min(train.rows(), 64L)), m.gamma);
+  const auto [train_l1, train_residual] =
+      sr_loss_terms(wrapper, train.slice(0, std::min(train.rows(), 64L)));
   nlohmann::json terms = {{"train_l1", train_l1}, {"train_pde_residual_l1", train_residual}};
   if (validation.rows() > 0) {
-    const auto [l1, residual] = sr_loss_terms(wrapper, validation, m.gamma);
+    const auto [l1, residual] = sr_loss_terms(wrapper, validation);
     terms["validation_l1"] = l1;
     terms["validation_pde_residual_l1"] = residual;
   }
@@ -272,8 +319,8 @@ void train_super_resolution(const CaseNode& root, Runtime& runtime,
   results["data_parallel_ranks"] = runtime.size();
   results["channel_mean"] = m.mean;
   results["channel_std"] = m.std;
-  results["finished"] = static_cast<long>(fit.history.size()) >= training.integer("epochs") ||
-                        fit.stopped_early;
+  results["finished"] =
+      static_cast<long>(fit.history.size()) >= training.integer("epochs") || fit.stopped_early;
   if (runtime.root()) {
     m.save(output_dir / "model.pt");
     results["outputs"] = {{"model", (output_dir / "model.pt").string()},

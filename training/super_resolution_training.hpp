@@ -4,11 +4,12 @@
 // and of trilinear interpolation of the same low-res input, and the RMS PDE residual of both).
 //
 // Training goes through training::Trainer (optimizer, schedule, checkpoints, exact resume,
-// metrics.csv, data parallel): a sample row packs a low-res crop and its query points, the
-// network wrapper returns the prediction and γ × the PDE residual as 8 channels, and the
-// config's loss (l1) against targets whose residual channels are 0 is then
-// ½ (L1 of the prediction + γ · L1 of the residual): the paper's loss up to the factor ½,
-// which Adam does not see.
+// metrics.csv, data parallel): a sample row packs a low-res crop and its P query points, the
+// network wrapper returns the prediction at the P points and γ·P/K × the PDE residual at K of
+// them, and the l1 loss against targets whose residual part is 0 is then
+// P/(P + K) · (L1 of the prediction + γ · L1 of the residual): the paper's loss up to a
+// constant factor, which Adam does not see. Crops are a fixed pool drawn from the seed (the
+// paper draws new ones every epoch).
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
