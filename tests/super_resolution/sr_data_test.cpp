@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "io/hdf5_dataset.hpp"
+#include "super_resolution/tiny_rb.hpp"
 #include "support/test_paths.hpp"
 #include "surrogates/super_resolution/local_implicit_grid.hpp"
 #include "training/super_resolution_data.hpp"
@@ -17,27 +18,7 @@ namespace srd = surrox::training::super_resolution;
 namespace fs = std::filesystem;
 using surrox::testing::run_surrox;
 
-namespace {
-
-// A 64 × 16 run at Ra 1e6 to t = 2: 9 frames every 0.25.
-fs::path tiny_rb_run(const std::string& extra = "") {
-  static std::map<std::string, fs::path> made;
-  if (made.count(extra)) return made[extra];
-  const fs::path out = surrox::testing::scratch_dir() / ("rb" + std::to_string(made.size()));
-  std::string log;
-  const int code = run_surrox(
-      "run " +
-          (surrox::testing::source_dir() / "cases/rayleigh_benard/ra1e6_dataset.yaml").string() +
-          " -o " + out.string() +
-          " --log-level warn --set solver.cells=[64,16] --set solver.end_time=2"
-          " --set solver.average_from=0 --set solver.amplitude=0.05 " +
-          extra,
-      &log);
-  EXPECT_EQ(code, 0) << log;
-  return made[extra] = out / "fields.h5";
-}
-
-}  // namespace
+using surrox::testing::tiny_rb_run;
 
 TEST(SuperResolutionData, ReadsTheRunAsChannelsTimeZX) {
   const auto run = srd::read_rb_run(tiny_rb_run());
