@@ -183,3 +183,41 @@ TEST(SuperResolutionTraining, BadInputExitsTwoWithTheReason) {
             2);
   EXPECT_NE(log.find("solver 'heat'"), std::string::npos) << log;
 }
+
+TEST(SuperResolutionTraining, TwoRanksEqualOneRankWithTheSameGlobalBatch) {
+  const fs::path dir = scratch_dir();
+  const fs::path config = sr_config(dir, "ranks");
+  std::string log;
+  ASSERT_EQ(run_surrox("train " + config.string() + " -o " + (dir / "one").string() +
+                           " --threads 1 --log-level warn --set training.epochs=2",
+                       &log),
+            0)
+      << log;
+  ASSERT_EQ(
+      surrox::testing::run_command("mpiexec --allow-run-as-root --oversubscribe -n 2 " +
+                                       surrox::testing::surrox_executable().string() + " train " +
+                                       config.string() + " -o " + (dir / "two").string() +
+                                       " --threads 1 --log-level warn --set training.epochs=2",
+                                   &log),
+      0)
+      << log;
+  // The same losses up to the order of floating-point sums over ranks.
+  auto losses = [](const std::string& csv) {
+    std::vector<double> values;
+    std::istringstream in(csv);
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line)) {
+      std::istringstream row(line);
+      std::string cell;
+      std::getline(row, cell, ',');
+      for (int c = 0; c < 2 && std::getline(row, cell, ','); ++c) values.push_back(std::stod(cell));
+    }
+    return values;
+  };
+  const auto one = losses(sr_text(dir / "one" / "metrics.csv"));
+  const auto two = losses(sr_text(dir / "two" / "metrics.csv"));
+  ASSERT_EQ(one.size(), 4u);
+  ASSERT_EQ(two.size(), one.size());
+  for (std::size_t i = 0; i < one.size(); ++i) EXPECT_NEAR(two[i], one[i], 1e-5 * one[i]) << i;
+}
