@@ -48,7 +48,7 @@ def main(out):
     ax.plot(t, [float(r["nmae_model"]) for r in rows], label="MeshfreeFlowNet")
     ax.plot(t, [float(r["nmae_trilinear"]) for r in rows], label="trilinear")
     ax.set_xlabel("t (free-fall times)")
-    ax.set_ylabel("NMAE (sum over p, b, u, w)")
+    ax.set_ylabel("Σ|error| / Σ|truth| (p, b, u, w)")
     ax.legend()
     fig.savefig(out / "error_vs_time.png", dpi=120)
 
