@@ -1,13 +1,17 @@
 #include <yaml-cpp/yaml.h>
 
 #include "training/field_family.hpp"
+#include "training/super_resolution_family.hpp"
 #include "training/surrogate_family.hpp"
 
 namespace surrox::training {
 
 namespace {
 
-void register_all(FamilyRegistry& families) { register_field_family(families); }
+void register_all(FamilyRegistry& families) {
+  register_field_family(families);
+  register_super_resolution_family(families);
+}
 
 }  // namespace
 
