@@ -4,8 +4,8 @@
 #include "apps/command.hpp"
 #include "apps/coupled_run.hpp"
 #include "apps/run_case.hpp"
-#include "apps/train_config.hpp"
 #include "core/schema_markdown.hpp"
+#include "training/surrogate_family.hpp"
 
 namespace surrox::apps {
 namespace {
@@ -29,6 +29,16 @@ class DocsCommand final : public Command {
     return nullptr;
   }
 
+  // One section per surrogate family: each has its own data, network and training keys.
+  static std::string train_config_reference() {
+    std::string text;
+    for (const auto& family : training::surrogate_families().names())
+      text += schema_markdown("`surrox train` configs, `family: " + family + "`",
+                              training::train_config_schema(family)) +
+              "\n";
+    return text;
+  }
+
   static std::string case_reference() {
     return "# Case-file reference\n\n"
            "Generated from the schemas in the code by `surrox docs case-reference`; a test fails when\n"
@@ -38,7 +48,7 @@ class DocsCommand final : public Command {
            "resolve against the case file's folder. `--set a.b.c=value` overrides any key after the\n"
            "file is read.\n\n" +
            schema_markdown("`surrox run` cases", run_case_schema()) + "\n" +
-           schema_markdown("`surrox train` configs", train_config_schema()) + "\n" +
+           train_config_reference() +
            schema_markdown("`surrox run` cases with a `coupler` section", coupled_case_schema());
   }
 

@@ -71,6 +71,7 @@ nlohmann::json SurrogateMetadata::to_json() const {
   for (const auto& d : input_domains) domains.push_back(d.to_json());
   return {{"format", kFormat},
           {"format_version", kFormatVersion},
+          {"family", "field"},
           {"network", network},
           {"network_yaml", network_yaml},
           {"layout", to_string(layout)},

@@ -222,7 +222,16 @@ Schema FieldDataset::schema() {
   return s;
 }
 
-FieldDataset FieldDataset::load(const CaseNode& c, surrogates::SampleLayout layout) {
+namespace {
+
+// A trained model's statistics: every case goes to `test`, normalised with them.
+struct ModelStatistics {
+  const Normalization& inputs;
+  const Normalization& outputs;
+};
+
+FieldDataset load_field_dataset(const CaseNode& c, surrogates::SampleLayout layout,
+                                const ModelStatistics* model) {
   const auto split = c.reals("split");
   if (std::abs(split[0] + split[1] + split[2] - 1) > 1e-9 ||
       *std::min_element(split.begin(), split.end()) < 0)
@@ -281,15 +290,17 @@ FieldDataset FieldDataset::load(const CaseNode& c, surrogates::SampleLayout layo
   }
   const std::size_t g = order.size();
   const std::size_t n_train =
-      static_cast<std::size_t>(std::lround(split[0] * static_cast<double>(g)));
-  const std::size_t n_valid = std::min(
-      g - n_train, static_cast<std::size_t>(std::lround(split[1] * static_cast<double>(g))));
+      model ? 0 : static_cast<std::size_t>(std::lround(split[0] * static_cast<double>(g)));
+  const std::size_t n_valid =
+      model ? 0
+            : std::min(g - n_train,
+                       static_cast<std::size_t>(std::lround(split[1] * static_cast<double>(g))));
   if (g == 0)
     c.fail("include_unconverged",
            fmt::format("all {} cases of {} are unconverged; rerun the sweep with a "
                        "higher max_iterations or set include_unconverged: true",
                        cases, c.string("path")));
-  if (n_train == 0)
+  if (n_train == 0 && !model)
     c.fail(
         "split",
         fmt::format("the training split is empty: {} case group(s) and a training fraction of {}",
@@ -324,10 +335,24 @@ FieldDataset FieldDataset::load(const CaseNode& c, surrogates::SampleLayout layo
 
   std::vector<std::string> all_inputs = input_names;
   all_inputs.insert(all_inputs.end(), parameters.begin(), parameters.end());
-  data.inputs = statistics(train.inputs, all_inputs);
-  data.outputs = statistics(train.targets, output_names);
-  const double mean_weight = train.weights.defined() ? train.weights.mean().item<double>() : 1.0;
-  if (train.weights.defined() && !(mean_weight > 0))
+  if (model) {
+    if (model->inputs.names != all_inputs || model->outputs.names != output_names)
+      c.fail("path", fmt::format("the model reads [{}] and predicts [{}]; this dataset gives "
+                                 "[{}] and [{}]",
+                                 fmt::join(model->inputs.names, ", "),
+                                 fmt::join(model->outputs.names, ", "), fmt::join(all_inputs, ", "),
+                                 fmt::join(output_names, ", ")));
+    data.inputs = model->inputs;
+    data.outputs = model->outputs;
+  } else {
+    data.inputs = statistics(train.inputs, all_inputs);
+    data.outputs = statistics(train.targets, output_names);
+  }
+  const TensorSet& weighted = model ? test : train;
+  const double mean_weight = weighted.weights.defined() && weighted.rows() > 0
+                                 ? weighted.weights.mean().item<double>()
+                                 : 1.0;
+  if (weighted.weights.defined() && !(mean_weight > 0))
     c.fail("weight",
            "the weight field '" + weight + "' has no positive mean on the training cases");
 
@@ -358,6 +383,18 @@ FieldDataset FieldDataset::load(const CaseNode& c, surrogates::SampleLayout layo
   data.validation = std::move(valid);
   data.test = std::move(test);
   return data;
+}
+
+}  // namespace
+
+FieldDataset FieldDataset::load(const CaseNode& section, surrogates::SampleLayout layout) {
+  return load_field_dataset(section, layout, nullptr);
+}
+
+FieldDataset FieldDataset::load_all(const CaseNode& section, surrogates::SampleLayout layout,
+                                    const Normalization& inputs, const Normalization& outputs) {
+  const ModelStatistics model{inputs, outputs};
+  return load_field_dataset(section, layout, &model);
 }
 
 }  // namespace surrox::training

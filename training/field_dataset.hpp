@@ -38,6 +38,10 @@ struct FieldDataset {
   static Schema schema();
   // `layout` is the network's.
   static FieldDataset load(const CaseNode& section, surrogates::SampleLayout layout);
+  // Every case of the section's dataset in `test` (no split), normalised with a trained
+  // model's statistics, for `surrox evaluate`; the channels must be the model's.
+  static FieldDataset load_all(const CaseNode& section, surrogates::SampleLayout layout,
+                               const Normalization& inputs, const Normalization& outputs);
 };
 
 }  // namespace surrox::training

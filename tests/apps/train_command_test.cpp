@@ -74,6 +74,50 @@ TEST(TrainCommand, WritesModelMetricsAndErrors) {
   EXPECT_EQ(resumed["test_loss"].get<double>(), r["test_loss"].get<double>());
 }
 
+// `surrox evaluate` on the sweep the model was trained on: every case, and on the cases
+// training held out, the same errors training reported.
+TEST(EvaluateCommand, FieldModelReproducesTrainingTestErrors) {
+  const auto dir = testing::scratch_dir();
+  const auto config = write_config(dir);
+  std::string out;
+  ASSERT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "out").string(), &out),
+            0)
+      << out;
+  const auto trained = summary(dir / "out");
+  const auto sweep = dir / "sweep.h5";
+  std::filesystem::create_directories(dir / "again");
+  ASSERT_EQ(testing::run_surrox("evaluate " + (dir / "out" / "model.pt").string() + " " +
+                                    training::make_sweep(dir / "again").string() + " -o " +
+                                    (dir / "eval").string(),
+                                &out),
+            0)
+      << out;
+  const auto r = summary(dir / "eval");
+  EXPECT_EQ(r["family"], "field");
+  EXPECT_EQ(r["cases"], 10);
+  const auto& held_out = r["by_case_group"]["held_out_in_training"];
+  EXPECT_EQ(held_out["cases"], trained["cases"]["test"]);
+  EXPECT_EQ(r["by_case_group"]["trained_on"]["cases"], 8);
+  for (const char* channel : {"pressure", "velocity[1]"})
+    EXPECT_NEAR(held_out["relative_l2"][channel].get<double>(),
+                trained["test_relative_l2"][channel].get<double>(),
+                1e-5 * trained["test_relative_l2"][channel].get<double>())
+        << channel;
+  std::ifstream csv(dir / "eval" / "case_errors.csv");
+  std::string line;
+  int lines = 0;
+  while (std::getline(csv, line)) ++lines;
+  EXPECT_EQ(lines, 11);
+
+  // Not a model, and a model on a file that is not a sweep: exit 2 with the reason.
+  EXPECT_EQ(testing::run_surrox("evaluate " + config.string() + " " + sweep.string(), &out), 2);
+  EXPECT_NE(out.find("not a model"), std::string::npos) << out;
+  EXPECT_EQ(testing::run_surrox(
+                "evaluate " + (dir / "out" / "model.pt").string() + " " + config.string(), &out),
+            2)
+      << out;
+}
+
 TEST(TrainCommand, BadConfigsAreExitTwo) {
   const auto dir = testing::scratch_dir();
   const auto config = write_config(dir);
@@ -93,6 +137,12 @@ TEST(TrainCommand, BadConfigsAreExitTwo) {
                                 &out),
             2);
   EXPECT_NE(out.find("mlp"), std::string::npos) << out;
+  // An unknown family, in the file: its line and the known families.
+  std::ofstream(config, std::ios::app) << "family: feild\n";
+  EXPECT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "d").string(), &out),
+            2);
+  EXPECT_NE(out.find("train.yaml:14:9"), std::string::npos) << out;
+  EXPECT_NE(out.find("did you mean 'field'"), std::string::npos) << out;
 }
 
 }  // namespace

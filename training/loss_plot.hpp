@@ -4,11 +4,11 @@
 #include <filesystem>
 #include <string>
 
-namespace surrox::apps {
+namespace surrox::training {
 
 // Writes `png` from `metrics_csv`; returns "" on success, else why there is no plot (no
 // python3 or matplotlib): the caller reports it, training results are unaffected.
 std::string plot_loss_curves(const std::filesystem::path& metrics_csv,
                              const std::filesystem::path& png);
 
-}  // namespace surrox::apps
+}  // namespace surrox::training

@@ -1,4 +1,4 @@
-#include "apps/loss_plot.hpp"
+#include "training/loss_plot.hpp"
 
 #include <unistd.h>
 
@@ -6,7 +6,7 @@
 
 #include "core/atomic_file.hpp"
 
-namespace surrox::apps {
+namespace surrox::training {
 namespace {
 
 constexpr const char* kScript = R"PY(
@@ -48,4 +48,4 @@ std::string plot_loss_curves(const std::filesystem::path& metrics_csv,
   return "";
 }
 
-}  // namespace surrox::apps
+}  // namespace surrox::training

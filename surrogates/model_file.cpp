@@ -1,0 +1,56 @@
+#include "surrogates/model_file.hpp"
+
+#include <torch/script.h>
+#include <torch/torch.h>
+
+#include "core/error.hpp"
+
+namespace surrox::surrogates {
+
+namespace {
+
+nlohmann::json parse_metadata(const std::string& text, const std::string& source) {
+  try {
+    auto j = nlohmann::json::parse(text);
+    if (!j.is_object()) throw InputError(source + ": the model metadata is not a JSON object");
+    return j;
+  } catch (const nlohmann::json::exception&) {
+    throw InputError(source + ": the model metadata is not JSON");
+  }
+}
+
+}  // namespace
+
+nlohmann::json read_model_metadata(const std::filesystem::path& path) {
+  const std::string source = path.string();
+  if (!std::filesystem::is_regular_file(path)) throw InputError("no such model file: " + source);
+  {
+    torch::serialize::InputArchive archive;
+    bool readable = true;
+    try {
+      archive.load_from(source);
+    } catch (const c10::Error&) {
+      readable = false;
+    }
+    c10::IValue text;
+    if (readable && archive.try_read("metadata", text) && text.isString())
+      return parse_metadata(text.toStringRef(), source);
+  }
+  torch::jit::ExtraFilesMap extra{{"surrox.json", ""}};
+  try {
+    torch::jit::load(source, torch::kCPU, extra);
+  } catch (const c10::Error&) {
+    throw InputError(source + ": not a model (neither a surrox model nor a TorchScript file)");
+  }
+  if (extra["surrox.json"].empty())
+    throw InputError(source + ": a TorchScript model without surrox metadata (surrox.json)");
+  return parse_metadata(extra["surrox.json"], source);
+}
+
+std::string model_family(const std::filesystem::path& path) {
+  const auto metadata = read_model_metadata(path);
+  const auto family = metadata.find("family");
+  return family != metadata.end() && family->is_string() ? family->get<std::string>() : "field";
+}
+
+}  // namespace surrox::surrogates

@@ -1,0 +1,17 @@
+#pragma once
+// What any model file surrox reads says about itself, before a family loads it: every model
+// surrox writes is a torch archive whose string entry "metadata" is JSON with a "family" key;
+// a TorchScript file carries the same JSON as its extra file "surrox.json". Files of the first
+// format version have no "family": they are `field` models.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace surrox::surrogates {
+
+// The model's metadata JSON; InputError for a file that is not a surrox model.
+nlohmann::json read_model_metadata(const std::filesystem::path& path);
+// Its "family", "field" when absent.
+std::string model_family(const std::filesystem::path& path);
+
+}  // namespace surrox::surrogates

@@ -1,0 +1,287 @@
+#include "training/field_family.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/yaml_json.hpp"
+#include "surrogates/networks.hpp"
+#include "surrogates/surrogate.hpp"
+#include "training/collective_data_parallel.hpp"
+#include "training/field_dataset.hpp"
+#include "training/loss_plot.hpp"
+#include "training/trainer.hpp"
+
+namespace surrox::training {
+
+namespace {
+
+Schema field_config_schema() {
+  Schema root(
+      "A training config for `surrox train`, family `field`: per-cell fields of a sweep dataset, "
+      "the network and how to train it.");
+  root.section("runtime", runtime_config_schema(), "threads and logging");
+  root.section("data", FieldDataset::schema(), "the sweep dataset and its channels");
+  root.component("network", surrogates::networks(), "the network architecture").default_type("mlp");
+  root.section("training", Trainer::schema(), "optimizer, schedule, loss, epochs, checkpoints");
+  return root;
+}
+
+// The model's predictions of a split in physical units, [rows, C] or [cases, C, nj, ni].
+torch::Tensor predict_split(surrogates::Surrogate& model, const FieldDataset& data,
+                            const TensorSet& split) {
+  torch::NoGradGuard no_grad;
+  const auto raw_inputs = data.inputs.invert(split.inputs);
+  std::vector<torch::Tensor> parts;
+  const long chunk = 65536;
+  for (long b = 0; b < raw_inputs.size(0); b += chunk)
+    parts.push_back(model.predict(raw_inputs.slice(0, b, std::min(raw_inputs.size(0), b + chunk))));
+  return torch::cat(parts);
+}
+
+// ‖p − t‖₂ / ‖t‖₂ per output channel (‖p − t‖₂ where the truth is zero); dimension 1 is
+// the channel.
+std::vector<double> relative_l2(const torch::Tensor& prediction, const torch::Tensor& truth) {
+  std::vector<double> errors;
+  for (long c = 0; c < truth.size(1); ++c) {
+    const auto t = truth.select(1, c), p = prediction.select(1, c);
+    const double norm = t.norm().item<double>(), error = (p - t).norm().item<double>();
+    errors.push_back(norm > 0 ? error / norm : error);
+  }
+  return errors;
+}
+
+nlohmann::json by_channel(const std::vector<std::string>& names,
+                          const std::vector<double>& values) {
+  nlohmann::json out = nlohmann::json::object();
+  for (std::size_t c = 0; c < names.size(); ++c) out[names[c]] = values[c];
+  return out;
+}
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+class FieldFamily final : public SurrogateFamily {
+ public:
+  void train(const TrainRequest& request, nlohmann::json& results) override;
+  void evaluate(const EvaluateRequest& request, nlohmann::json& results) override;
+};
+
+void FieldFamily::train(const TrainRequest& request, nlohmann::json& results) {
+  const io::CaseFile& config = request.config;
+  const auto& output_dir = request.output_dir;
+  const CaseNode network_node = config.root.section("network");
+  const CaseNode training_node = config.root.section("training");
+  const CaseNode data_node = config.root.section("data");
+  const surrogates::SampleLayout layout =
+      surrogates::layout_of(network_node.type(), network_node.context("type"));
+
+  const FieldDataset data = FieldDataset::load(data_node, layout);
+  spdlog::info(
+      "data: {} training, {} validation, {} test cases; {} inputs → {} outputs ({} layout)",
+      data.train_cases.size(), data.validation_cases.size(), data.test_cases.size(),
+      data.inputs.names.size(), data.outputs.names.size(), surrogates::to_string(layout));
+  if (!data.unconverged_cases_left_out.empty())
+    spdlog::warn(
+        "data: left out {} unconverged case(s) ({}); set data.include_unconverged: true to keep them",
+        data.unconverged_cases_left_out.size(), fmt::join(data.unconverged_cases_left_out, ", "));
+  if (!data.unconverged_cases_kept.empty())
+    spdlog::warn(
+        "data: training on {} unconverged case(s) ({}) because include_unconverged is true",
+        data.unconverged_cases_kept.size(), fmt::join(data.unconverged_cases_kept, ", "));
+
+  torch::manual_seed(static_cast<std::uint64_t>(training_node.integer("seed")));
+  const auto& entry = surrogates::networks().at(network_node.type(), network_node.context("type"));
+  std::shared_ptr<surrogates::Network> network(
+      entry.make(network_node, static_cast<long>(data.inputs.names.size()),
+                 static_cast<long>(data.outputs.names.size())));
+  network->to(data.train.inputs.scalar_type());
+
+  Trainer trainer(training_node, collective_data_parallel(request.runtime.comm()));
+  const TrainResult fit = trainer.fit(*network, data.train, data.validation, output_dir,
+                                      request.resume, request.max_epochs);
+
+  surrogates::SurrogateMetadata metadata;
+  metadata.network = network_node.type();
+  YAML::Emitter network_yaml;
+  network_yaml << YAML::Flow << network_node.yaml();
+  metadata.network_yaml = network_yaml.c_str();
+  metadata.layout = layout;
+  metadata.input_domains = data.input_domains;
+  metadata.inputs = data.inputs;
+  metadata.outputs = data.outputs;
+  metadata.training = {{"config", request.config_path},
+                       {"epochs", fit.history.size()},
+                       {"best_epoch", fit.best_epoch},
+                       {"best_validation_loss", fit.best_validation_loss},
+                       {"train_cases", data.train_cases},
+                       {"validation_cases", data.validation_cases},
+                       {"test_cases", data.test_cases},
+                       {"data", yaml_to_json(data_node.yaml())}};  // for `surrox evaluate`
+  surrogates::Surrogate model(network, metadata);
+
+  results["network"] = metadata.network;
+  results["layout"] = surrogates::to_string(layout);
+  results["cases"] = {{"train", data.train_cases.size()},
+                      {"validation", data.validation_cases.size()},
+                      {"test", data.test_cases.size()}};
+  results["unconverged_cases"] = {{"left_out", data.unconverged_cases_left_out},
+                                  {"kept", data.unconverged_cases_kept}};
+  results["rows"] = {{"train", data.train.rows()},
+                     {"validation", data.validation.rows()},
+                     {"test", data.test.rows()}};
+  results["parameters"] = [&] {
+    long n = 0;
+    for (const auto& p : network->parameters()) n += p.numel();
+    return n;
+  }();
+  results["epochs_trained"] = fit.history.size();
+  results["best_epoch"] = fit.best_epoch;
+  results["best_validation_loss"] = fit.best_validation_loss;
+  results["final_train_loss"] = fit.history.empty() ? NAN : fit.history.back().train_loss;
+  results["stopped_early"] = fit.stopped_early;
+  results["samples_per_second"] = fit.samples_per_second;
+  results["data_parallel_ranks"] = request.runtime.size();
+  results["test_loss"] = trainer.evaluate(*network, data.test);
+  results["test_relative_l2"] =
+      data.test.rows() == 0
+          ? nlohmann::json::object()
+          : by_channel(data.outputs.names, relative_l2(predict_split(model, data, data.test),
+                                                       data.outputs.invert(data.test.targets)));
+  results["finished"] =
+      static_cast<long>(fit.history.size()) >= training_node.integer("epochs") || fit.stopped_early;
+  if (request.runtime.root()) {
+    model.save(output_dir / "model.pt");
+    results["outputs"] = {{"model", (output_dir / "model.pt").string()},
+                          {"metrics_csv", (output_dir / "metrics.csv").string()},
+                          {"checkpoint", (output_dir / "checkpoint.pt").string()}};
+    const std::string why = plot_loss_curves(output_dir / "metrics.csv", output_dir / "loss.png");
+    if (why.empty()) {
+      results["outputs"]["loss_png"] = (output_dir / "loss.png").string();
+    } else {
+      spdlog::warn("no loss.png: {}", why);
+      results["outputs"]["loss_png_missing"] = why;
+    }
+  }
+}
+
+void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& results) {
+  auto model = surrogates::Surrogate::load(request.model);
+  const auto& metadata = model->metadata();
+  const auto data_section = metadata.training.find("data");
+  if (data_section == metadata.training.end() || !data_section->is_object())
+    throw InputError(request.model.string() +
+                     ": the model does not record its data section (trained before surrox "
+                     "0.2 or exported from Python); retrain it with `surrox train` to evaluate it");
+  // The training data section with the path replaced: same channels, parameters, dtype and
+  // convergence rule, every case evaluated.
+  Schema schema("The data section a field model was trained with.");
+  schema.section("data", FieldDataset::schema(), "the sweep dataset and its channels");
+  const io::CaseFile section = io::load_case_text(
+      "data: " + data_section->dump(), request.model.string() + " (data section)", schema,
+      {"data.path=" + std::filesystem::absolute(request.data).string()});
+  const FieldDataset data = FieldDataset::load_all(section.root.section("data"), metadata.layout,
+                                                   metadata.inputs, metadata.outputs);
+  if (!data.unconverged_cases_left_out.empty())
+    spdlog::warn("data: left out {} unconverged case(s) ({}), as in training",
+                 data.unconverged_cases_left_out.size(),
+                 fmt::join(data.unconverged_cases_left_out, ", "));
+  if (data.test.rows() == 0)
+    throw InputError(request.data.string() + ": no case to evaluate the model on");
+
+  const torch::Tensor prediction = predict_split(*model, data, data.test);
+  const torch::Tensor truth = data.outputs.invert(data.test.targets);
+  const std::vector<std::string>& channels = data.outputs.names;
+  const long cases = static_cast<long>(data.test_cases.size());
+  // Per case: the rows of a case are contiguous (points layout) or its own row (grid layout).
+  const auto per_case = [&](const torch::Tensor& t) {
+    return metadata.layout == surrogates::SampleLayout::kGrid
+               ? t.reshape({cases, t.size(1), -1})
+               : t.reshape({cases, -1, t.size(1)}).permute({0, 2, 1});
+  };
+  const torch::Tensor p_cases = per_case(prediction), t_cases = per_case(truth);
+  std::vector<std::vector<double>> case_errors(channels.size());
+  std::ostringstream csv;
+  csv << "case," << fmt::format("{}", fmt::join(channels, ",")) << "\n";
+  for (long k = 0; k < cases; ++k) {
+    const auto errors = relative_l2(p_cases[k].t(), t_cases[k].t());  // [cells, C]
+    csv << data.test_cases[static_cast<std::size_t>(k)];
+    for (std::size_t c = 0; c < channels.size(); ++c) {
+      case_errors[c].push_back(errors[c]);
+      csv << "," << fmt::format("{:.6e}", errors[c]);
+    }
+    csv << "\n";
+  }
+  std::vector<double> medians, worst;
+  for (const auto& e : case_errors) {
+    medians.push_back(median_of(e));
+    worst.push_back(*std::max_element(e.begin(), e.end()));
+  }
+  // Split by what the model saw: errors on its own test cases are what training reported;
+  // errors on cases it trained on are not evidence of generalisation.
+  const auto listed = [&](const char* key) {
+    std::set<std::string> names;
+    if (metadata.training.contains(key))
+      for (const auto& n : metadata.training[key]) names.insert(n.get<std::string>());
+    return names;
+  };
+  const std::set<std::string> trained = [&] {
+    auto t = listed("train_cases");
+    const auto v = listed("validation_cases");
+    t.insert(v.begin(), v.end());
+    return t;
+  }();
+  const std::set<std::string> held_out = listed("test_cases");
+  std::map<std::string, std::vector<long>> groups;
+  for (long k = 0; k < cases; ++k) {
+    const auto& name = data.test_cases[static_cast<std::size_t>(k)];
+    groups[trained.count(name)    ? "trained_on"
+           : held_out.count(name) ? "held_out_in_training"
+                                  : "unseen"]
+        .push_back(k);
+  }
+  nlohmann::json by_group = nlohmann::json::object();
+  for (const auto& [group, members] : groups) {
+    const auto index = torch::tensor(members, torch::kLong);
+    const auto rows = [&](const torch::Tensor& t) {  // [cases, C, cells] → [rows, C]
+      return t.index_select(0, index).permute({1, 0, 2}).reshape({t.size(1), -1}).t();
+    };
+    by_group[group] = {
+        {"cases", members.size()},
+        {"relative_l2", by_channel(channels, relative_l2(rows(p_cases), rows(t_cases)))}};
+  }
+  results["family"] = "field";
+  results["cases"] = cases;
+  results["by_case_group"] = by_group;
+  results["unconverged_cases_left_out"] = data.unconverged_cases_left_out;
+  results["relative_l2"] = by_channel(channels, relative_l2(prediction, truth));
+  results["case_relative_l2_median"] = by_channel(channels, medians);
+  results["case_relative_l2_max"] = by_channel(channels, worst);
+  if (request.runtime.root() && !request.output_dir.empty()) {
+    std::filesystem::create_directories(request.output_dir);
+    write_text_atomically(request.output_dir / "case_errors.csv", csv.str());
+    results["outputs"] = {{"case_errors_csv", (request.output_dir / "case_errors.csv").string()}};
+  }
+}
+
+}  // namespace
+
+void register_field_family(FamilyRegistry& families) {
+  families.add("field", {[] { return std::make_unique<FieldFamily>(); }, field_config_schema(),
+                         "per-cell fields of a steady solver's sweep (airfoil surrogates)"});
+}
+
+}  // namespace surrox::training

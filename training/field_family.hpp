@@ -1,0 +1,12 @@
+#pragma once
+// The `field` surrogate family: networks that map per-cell inputs of a steady solver's sweep
+// (fields, coordinates, swept parameters) to its output fields — the airfoil surrogates the
+// warm-start coupler uses. Trained on a sweep dataset (training/field_dataset.hpp), evaluated
+// on any sweep dataset with the same channels.
+#include "training/surrogate_family.hpp"
+
+namespace surrox::training {
+
+void register_field_family(FamilyRegistry& families);
+
+}  // namespace surrox::training

@@ -1,0 +1,59 @@
+#pragma once
+// A surrogate family: one kind of model with its own data, network and training loop (field
+// surrogates on sweep datasets, deep potentials on MD frames, space-time super-resolution,
+// emulators). `surrox train` picks the family from the config's top-level `family` key,
+// `surrox evaluate` from the model file's metadata, so a new family is one file pair and one
+// line in surrogate_families.cpp, and neither command grows an `if` over family names.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "core/registry.hpp"
+#include "core/runtime.hpp"
+#include "core/schema.hpp"
+#include "io/case_file.hpp"
+
+namespace surrox::training {
+
+struct TrainRequest {
+  const io::CaseFile& config;  // validated against the family's config schema
+  Runtime& runtime;
+  std::filesystem::path output_dir;             // only rank 0 writes
+  std::optional<std::filesystem::path> resume;  // --resume CHECKPOINT
+  long max_epochs = 0;                          // --max-epochs; 0: the config's epochs
+  std::string config_path;
+};
+
+struct EvaluateRequest {
+  std::filesystem::path model, data;  // surrox evaluate MODEL DATA
+  Runtime& runtime;
+  std::filesystem::path output_dir;  // where per-case tables or figures go (rank 0)
+};
+
+class SurrogateFamily {
+ public:
+  virtual ~SurrogateFamily() = default;
+  // Trains and writes model.pt (+ metrics.csv, checkpoint.pt, loss.png) into output_dir;
+  // figures for summary.json go into `results`.
+  virtual void train(const TrainRequest& request, nlohmann::json& results) = 0;
+  // Measures a model of this family on a dataset; the figures go into `results`.
+  virtual void evaluate(const EvaluateRequest& request, nlohmann::json& results) = 0;
+};
+
+// An entry's schema is the family's whole training config except the `family` key.
+using FamilyRegistry = Registry<SurrogateFamily>;
+const FamilyRegistry& surrogate_families();
+
+inline constexpr const char* kDefaultFamily = "field";
+
+// The `runtime` section every training config has (threads, log level).
+Schema runtime_config_schema();
+// A family's config schema with the `family` key, as `surrox train` validates it.
+Schema train_config_schema(const std::string& family);
+// The family a config selects (its top-level `family`, or a `--set family=` override);
+// kDefaultFamily when absent. An unknown name is an InputError naming file, line and choices.
+std::string config_family(const std::filesystem::path& config,
+                          const std::vector<std::string>& overrides);
+
+}  // namespace surrox::training
