@@ -1,5 +1,6 @@
 #include <yaml-cpp/yaml.h>
 
+#include "training/deep_potential_family.hpp"
 #include "training/field_family.hpp"
 #include "training/surrogate_family.hpp"
 
@@ -7,7 +8,10 @@ namespace surrox::training {
 
 namespace {
 
-void register_all(FamilyRegistry& families) { register_field_family(families); }
+void register_all(FamilyRegistry& families) {
+  register_field_family(families);
+  register_deep_potential_family(families);
+}
 
 }  // namespace
 

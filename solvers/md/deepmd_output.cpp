@@ -10,8 +10,10 @@
 
 namespace surrox::solvers::md {
 
-void DeepmdRecorder::setup(long every, long set_size, std::vector<std::string> type_map) {
+void DeepmdRecorder::setup(long every, long first, long set_size,
+                           std::vector<std::string> type_map) {
   every_ = every;
+  first_ = first;
   set_size_ = set_size;
   frames_ = io::DeepmdFrames();
   frames_.type_map = std::move(type_map);

@@ -18,8 +18,10 @@ namespace surrox::solvers::md {
 class DeepmdRecorder {
  public:
   // type_map[k] names LAMMPS type k + 1.
-  void setup(long every, long set_size, std::vector<std::string> type_map);
-  bool due(long step) const { return every_ > 0 && step % every_ == 0; }
+  void setup(long every, long first, long set_size, std::vector<std::string> type_map);
+  bool due(long step) const {
+    return every_ > 0 && step >= first_ && (step - first_) % every_ == 0;
+  }
   // `s` holds this step's potential forces on owned atoms (ghosts folded), `vatom` the
   // per-atom virial of owned atoms; `energy` is the global potential energy. Collective.
   void record(const System& s, const VirialView& vatom, double energy, MPI_Comm comm);
@@ -28,7 +30,7 @@ class DeepmdRecorder {
   void write(const std::filesystem::path& output_dir, int rank) const;
 
  private:
-  long every_ = 0, set_size_ = 1000;
+  long every_ = 0, first_ = 0, set_size_ = 1000;
   io::DeepmdFrames frames_;
 };
 

@@ -101,7 +101,8 @@ Schema MdSolver::schema() {
       "system in OUTDIR/deepmd (type.raw, type_map.raw, set.NNN/{coord,box,energy,force,virial}"
       ".npy; Å, eV, eV/Å; virial Σ r ⊗ f). Needs units metal. The labels are the potential's "
       "energy, forces and virial (a thermostat's share of the forces is left out).");
-  deepmd.integer("every", "steps between recorded frames (the first at step 0); 0: none")
+  deepmd.integer("every", "steps between recorded frames; 0: none").at_least(0).fallback("0");
+  deepmd.integer("first", "step of the first recorded frame (skip equilibration)")
       .at_least(0)
       .fallback("0");
   deepmd.strings("type_map", "element name of each atom type (type 1 first)").fallback("[Si]");
@@ -179,7 +180,8 @@ void MdSolver::initialize(const CaseNode& config, Runtime& runtime) {
   per_atom_ = config.boolean("per_atom");
   per_atom_step_ = -1;
   const CaseNode deepmd = config.section("deepmd");
-  deepmd_.setup(deepmd.integer("every"), deepmd.integer("set_size"), deepmd.strings("type_map"));
+  deepmd_.setup(deepmd.integer("every"), deepmd.integer("first"), deepmd.integer("set_size"),
+                deepmd.strings("type_map"));
   if (deepmd.integer("every") > 0 && units_name != "metal")
     deepmd.fail("every", "DeePMD frames are in eV and Å: use `units: metal`");
   if (deepmd.integer("every") > 0 &&
