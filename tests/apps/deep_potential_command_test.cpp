@@ -43,8 +43,7 @@ TEST(DeepPotentialCommand, RunTrainEvaluate) {
   const fs::path dir = testing::scratch_dir();
   const fs::path train = make_frames(dir, "train", 900, 3), held = make_frames(dir, "held", 700, 4);
   EXPECT_TRUE(fs::exists(train / "set.001/coord.npy"));  // 11 frames in sets of 6
-  const std::string config =
-      (testing::source_dir() / "cases/deep_potential/si_train.yml").string();
+  const std::string config = (testing::source_dir() / "cases/deep_potential/si_train.yml").string();
   std::string log;
   ASSERT_EQ(testing::run_surrox("train " + config + " -o " + (dir / "dp").string() +
                                     " --set 'data.train=[" + train.string() +
