@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "core/version.hpp"
+#include "couplers/deep_potential_pair.hpp"
 
 namespace {
 
@@ -23,6 +24,8 @@ int fail(const surrox::Runtime* runtime, int code, const std::string& message) {
 
 int main(int argc, char** argv) {
   using namespace surrox;
+  // Potentials from torch-side libraries, before any case is validated.
+  couplers::register_deep_potential_pair();
   CLI::App app{"surrox: Kokkos solvers and LibTorch surrogates for scientific machine learning"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(kVersionText));

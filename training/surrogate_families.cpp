@@ -1,5 +1,6 @@
 #include <yaml-cpp/yaml.h>
 
+#include "training/deep_potential_family.hpp"
 #include "training/field_family.hpp"
 #include "training/super_resolution_family.hpp"
 #include "training/surrogate_family.hpp"
@@ -11,6 +12,7 @@ namespace {
 void register_all(FamilyRegistry& families) {
   register_field_family(families);
   register_super_resolution_family(families);
+  register_deep_potential_family(families);
 }
 
 }  // namespace

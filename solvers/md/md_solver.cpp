@@ -96,6 +96,18 @@ Schema MdSolver::schema() {
   s.integer("dump", "steps between frames of the LAMMPS text dump dump.lammpstrj; 0: none")
       .at_least(0)
       .fallback("0");
+  Schema deepmd(
+      "Labelled frames for training learned potentials, written at the end as a DeePMD-kit npy "
+      "system in OUTDIR/deepmd (type.raw, type_map.raw, set.NNN/{coord,box,energy,force,virial}"
+      ".npy; Å, eV, eV/Å; virial Σ r ⊗ f). Needs units metal. The labels are the potential's "
+      "energy, forces and virial (a thermostat's share of the forces is left out).");
+  deepmd.integer("every", "steps between recorded frames; 0: none").at_least(0).fallback("0");
+  deepmd.integer("first", "step of the first recorded frame (skip equilibration)")
+      .at_least(0)
+      .fallback("0");
+  deepmd.strings("type_map", "element name of each atom type (type 1 first)").fallback("[Si]");
+  deepmd.integer("set_size", "frames per set.NNN folder").at_least(1).fallback("1000");
+  s.section("deepmd", deepmd, "DeePMD-kit training frames");
   s.boolean("per_atom",
             "per-atom potential energy and virial (LAMMPS compute pe/atom, and stress/atom "
             "without the kinetic part, times the volume) in the particle output as pe_atom and "
@@ -167,6 +179,15 @@ void MdSolver::initialize(const CaseNode& config, Runtime& runtime) {
   dump_every_ = config.integer("dump");
   per_atom_ = config.boolean("per_atom");
   per_atom_step_ = -1;
+  const CaseNode deepmd = config.section("deepmd");
+  deepmd_.setup(deepmd.integer("every"), deepmd.integer("first"), deepmd.integer("set_size"),
+                deepmd.strings("type_map"));
+  if (deepmd.integer("every") > 0 && units_name != "metal")
+    deepmd.fail("every", "DeePMD frames are in eV and Å: use `units: metal`");
+  if (deepmd.integer("every") > 0 &&
+      static_cast<int>(deepmd.strings("type_map").size()) < system_.ntypes)
+    deepmd.fail("type_map", fmt::format("names {} element(s) but the system has {} atom types",
+                                        deepmd.strings("type_map").size(), system_.ntypes));
   rdf_bins_ = config.section("rdf").integer("bins");
   rdf_every_ = config.section("rdf").integer("every");
   rdf_samples_.clear();
@@ -182,6 +203,7 @@ void MdSolver::initialize(const CaseNode& config, Runtime& runtime) {
   check_forces();
   rows_.push_back(measure_thermo());
   if (dump_every_ > 0) write_dump_frame();
+  if (deepmd_.due(step_)) record_deepmd_frame();
   refresh_state();
   spdlog::info(
       "md: {} atoms, box {:.6g} x {:.6g} x {:.6g}, {} ghosts, pair {}, {} neighbours per atom",
@@ -423,7 +445,22 @@ StepReport MdSolver::advance() {
     sample_rdf();
   }
   if (dump_every_ > 0 && step_ % dump_every_ == 0) write_dump_frame();
+  if (deepmd_.due(step_)) record_deepmd_frame();
   return {step_, time(), dt_};
+}
+
+void MdSolver::record_deepmd_frame() {
+  // The potential's own forces with the per-atom virial; the step's forces (which may hold a
+  // thermostat's share) are restored after, so the trajectory is unchanged.
+  Vec3View kept(Kokkos::view_alloc(Kokkos::WithoutInitializing, "MdSolver::kept_f"),
+                system_.f.extent(0));
+  Kokkos::deep_copy(kept, system_.f);
+  const bool per_atom = per_atom_;
+  per_atom_ = true;
+  compute_forces(true);
+  per_atom_ = per_atom;
+  deepmd_.record(system_, vatom_, energy_, comm_);
+  Kokkos::deep_copy(system_.f, kept);
 }
 
 void MdSolver::sample_rdf() {
@@ -703,6 +740,9 @@ void MdSolver::finalize(const std::filesystem::path& output_dir, nlohmann::json&
     for (const auto& frame : dump_frames_) out << frame;
   }
   if (rank_ == 0) write_data_file(output_dir / "final.data", all, system_.units.name, step_);
+  deepmd_.write(output_dir, rank_);
+  if (deepmd_.frames() > 0)
+    results["deepmd"] = {{"frames", deepmd_.frames()}, {"folder", "deepmd"}};
   if (!rdf_samples_.empty()) {
     const Rdf r = rdf();
     if (rank_ == 0) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "solvers/md/deepmd_output.hpp"
 #include "solvers/md/neighbor_list.hpp"
 #include "solvers/md/potential.hpp"
 #include "solvers/solver.hpp"
@@ -72,6 +73,7 @@ class MdSolver final : public Solver {
   void check_forces();
   void write_dump_frame();
   void sample_rdf();
+  void record_deepmd_frame();
 
   System system_;
   NeighborList neighbors_;
@@ -91,6 +93,7 @@ class MdSolver final : public Solver {
   long per_atom_step_ = -1;  // step at which eatom_ and vatom_ were computed
   std::vector<ThermoRow> rows_;
   std::vector<std::string> dump_frames_;
+  DeepmdRecorder deepmd_;
   long rdf_bins_ = 0, rdf_every_ = 100;
   std::vector<std::vector<double>> rdf_samples_;
   std::vector<double> rdf_press_;

@@ -1,0 +1,45 @@
+#include "surrogates/deep_potential/model_file.hpp"
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "surrogates/model_file.hpp"
+
+namespace surrox::surrogates::deep_potential {
+
+void save_model(const std::filesystem::path& path, SeE2aModel& model,
+                const nlohmann::json& training) {
+  torch::serialize::OutputArchive archive;
+  model->save(archive);
+  const nlohmann::json metadata = {{"family", kFamilyName},
+                                   {"format_version", 1},
+                                   {"model", {{"descriptor", "se_e2_a"}}},
+                                   {"config", model->config().to_json()},
+                                   {"training", training}};
+  archive.write("metadata", c10::IValue(metadata.dump()));
+  AtomicFile file(path);
+  archive.save_to(file.temporary().string());
+  file.commit();
+}
+
+SeE2aModel load_model(const std::filesystem::path& path, nlohmann::json* metadata) {
+  const nlohmann::json meta = read_model_metadata(path);
+  if (meta.value("family", "") != kFamilyName)
+    throw InputError(path.string() + ": not a deep-potential model (family '" +
+                     meta.value("family", "field") + "')");
+  SeE2aModel model(nullptr);
+  try {
+    model = SeE2aModel(SeE2aConfig::from_json(meta.at("config")));
+    torch::serialize::InputArchive archive;
+    archive.load_from(path.string());
+    model->load(archive);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path.string() + ": corrupt deep-potential metadata: " + e.what());
+  } catch (const c10::Error& e) {
+    throw InputError(path.string() +
+                     ": corrupt deep-potential weights: " + e.what_without_backtrace());
+  }
+  if (metadata) *metadata = meta;
+  return model;
+}
+
+}  // namespace surrox::surrogates::deep_potential

@@ -1,0 +1,226 @@
+#include "surrogates/deep_potential/se_e2_a.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "core/error.hpp"
+
+namespace surrox::surrogates::deep_potential {
+
+long SeE2aConfig::slots() const {
+  long n = 0;
+  for (int s : sel) n += s;
+  return n;
+}
+
+nlohmann::json SeE2aConfig::to_json() const {
+  return {{"type_map", type_map}, {"rcut", rcut},           {"rcut_smth", rcut_smth},
+          {"sel", sel},           {"embedding", embedding}, {"axis_neuron", axis_neuron},
+          {"fitting", fitting},   {"resnet_dt", resnet_dt}, {"seed", seed}};
+}
+
+SeE2aConfig SeE2aConfig::from_json(const nlohmann::json& j) {
+  SeE2aConfig c;
+  c.type_map = j.at("type_map").get<std::vector<std::string>>();
+  c.rcut = j.at("rcut");
+  c.rcut_smth = j.at("rcut_smth");
+  c.sel = j.at("sel").get<std::vector<int>>();
+  c.embedding = j.at("embedding").get<std::vector<long>>();
+  c.axis_neuron = j.at("axis_neuron");
+  c.fitting = j.at("fitting").get<std::vector<long>>();
+  c.resnet_dt = j.at("resnet_dt");
+  c.seed = j.at("seed");
+  return c;
+}
+
+DpLayerImpl::DpLayerImpl(long in, long out, bool activation, bool resnet, bool timestep)
+    : activation_(activation), resnet_(resnet) {
+  // DeePMD-kit's initialisation: w ~ N(0, 1/√(in + out)), b ~ N(0, 1), idt ~ N(0.1, 0.001).
+  const auto f64 = torch::kFloat64;
+  w_ = register_parameter("w", torch::randn({in, out}, f64) / std::sqrt(double(in + out)));
+  b_ = register_parameter("b", torch::randn({out}, f64));
+  if (timestep) idt_ = register_parameter("idt", 0.1 + 0.001 * torch::randn({out}, f64));
+}
+
+torch::Tensor DpLayerImpl::forward(const torch::Tensor& x) {
+  torch::Tensor y = torch::matmul(x, w_) + b_;
+  if (activation_) y = torch::tanh(y);
+  if (idt_.defined()) y = y * idt_;
+  const long in = w_.size(0), out = w_.size(1);
+  if (resnet_ && out == in) y = y + x;
+  if (resnet_ && out == 2 * in) y = y + torch::cat({x, x}, -1);
+  return y;
+}
+
+EnvBatch make_batch(const std::vector<FrameEnvironment>& frames, const std::vector<int>& types,
+                    int ntypes) {
+  EnvBatch b;
+  b.frames = static_cast<long>(frames.size());
+  b.atoms = static_cast<long>(types.size());
+  if (b.frames == 0) throw Error("make_batch: no frames");
+  const long slots = frames[0].slots, a = b.frames * b.atoms;
+  auto rij = torch::empty({a, slots, 3}, torch::kFloat64);
+  auto neighbor = torch::empty({a, slots}, torch::kInt64);
+  double* pr = rij.data_ptr<double>();
+  long* pn = neighbor.data_ptr<long>();
+  for (long f = 0; f < b.frames; ++f) {
+    const FrameEnvironment& e = frames[f];
+    if (e.atoms != b.atoms || e.slots != slots) throw Error("make_batch: frames differ in shape");
+    std::copy(e.rij.begin(), e.rij.end(), pr + f * b.atoms * slots * 3);
+    for (long k = 0; k < b.atoms * slots; ++k)
+      pn[f * b.atoms * slots + k] = e.neighbor[k] < 0 ? -1 : e.neighbor[k] + f * b.atoms;
+  }
+  b.rij = rij;
+  b.neighbor = neighbor;
+  for (int t = 0; t < ntypes; ++t) {
+    std::vector<long> rows;
+    for (long f = 0; f < b.frames; ++f)
+      for (long i = 0; i < b.atoms; ++i)
+        if (types[i] == t) rows.push_back(f * b.atoms + i);
+    b.of_type.push_back(torch::tensor(rows, torch::kInt64));
+  }
+  return b;
+}
+
+SeE2aModelImpl::SeE2aModelImpl(SeE2aConfig config) : config_(std::move(config)) {
+  const int nt = config_.ntypes();
+  if (static_cast<int>(config_.sel.size()) != nt)
+    throw InputError(
+        fmt::format("sel has {} entries but type_map names {} types", config_.sel.size(), nt));
+  if (!(config_.rcut_smth < config_.rcut)) throw InputError("rcut_smth must be smaller than rcut");
+  if (config_.axis_neuron > config_.embedding.back())
+    throw InputError("axis_neuron must not exceed the last embedding width");
+  torch::manual_seed(static_cast<std::uint64_t>(config_.seed));
+  offset_.assign(nt + 1, 0);
+  for (int t = 0; t < nt; ++t) offset_[t + 1] = offset_[t] + config_.sel[t];
+  for (int ti = 0; ti < nt; ++ti)
+    for (int tj = 0; tj < nt; ++tj) {
+      torch::nn::Sequential net;
+      long in = 1;
+      for (long width : config_.embedding) {
+        net->push_back(DpLayer(in, width, true, true, false));
+        in = width;
+      }
+      embedding_.push_back(register_module(fmt::format("embedding_{}_{}", ti, tj), net));
+    }
+  const long descriptor = config_.embedding.back() * config_.axis_neuron;
+  for (int t = 0; t < nt; ++t) {
+    torch::nn::Sequential net;
+    long in = descriptor;
+    for (long width : config_.fitting) {
+      net->push_back(DpLayer(in, width, true, true, config_.resnet_dt));
+      in = width;
+    }
+    net->push_back(DpLayer(in, 1, false, false, false));
+    fitting_.push_back(register_module(fmt::format("fitting_{}", t), net));
+  }
+  davg = register_buffer("davg", torch::zeros({nt, 4}, torch::kFloat64));
+  dstd = register_buffer("dstd", torch::ones({nt, 4}, torch::kFloat64));
+  bias = register_buffer("bias", torch::zeros({nt}, torch::kFloat64));
+}
+
+torch::Tensor SeE2aModelImpl::environment_matrix(const torch::Tensor& rij) const {
+  const double rs = config_.rcut_smth, rc = config_.rcut;
+  const torch::Tensor r2 = (rij * rij).sum(-1, true);  // (A, slots, 1)
+  const torch::Tensor filled = r2 > 0;
+  // Empty slots: r = 1 keeps every derivative finite; the row is then zeroed.
+  const torch::Tensor r = torch::sqrt(torch::where(filled, r2, torch::ones_like(r2)));
+  const torch::Tensor u = ((r - rs) / (rc - rs)).clamp(0.0, 1.0);
+  const torch::Tensor w = u * u * u * (-6.0 * u * u + 15.0 * u - 10.0) + 1.0;
+  const torch::Tensor s = w / r * filled;
+  return torch::cat({s, s * rij / r}, -1);
+}
+
+torch::Tensor SeE2aModelImpl::atomic_energy(const torch::Tensor& rij, const EnvBatch& batch) {
+  const int nt = config_.ntypes();
+  const long slots = config_.slots(), m2 = config_.axis_neuron;
+  const torch::Tensor env = environment_matrix(rij);
+  torch::Tensor energy = torch::zeros({rij.size(0)}, rij.options());
+  for (int ti = 0; ti < nt; ++ti) {
+    const torch::Tensor& rows = batch.of_type[ti];
+    if (rows.numel() == 0) continue;
+    const torch::Tensor r = (env.index_select(0, rows) - davg[ti]) / dstd[ti];  // (n, slots, 4)
+    torch::Tensor gr;
+    for (int tj = 0; tj < nt; ++tj) {
+      const torch::Tensor rr = r.narrow(1, offset_[tj], config_.sel[tj]);
+      const torch::Tensor g = embedding_[ti * nt + tj]->forward(rr.narrow(2, 0, 1));
+      const torch::Tensor part = torch::matmul(rr.transpose(1, 2), g);  // (n, 4, M1)
+      gr = gr.defined() ? gr + part : part;
+    }
+    gr = gr / static_cast<double>(slots);
+    const torch::Tensor d = torch::matmul(gr.transpose(1, 2), gr.narrow(2, 0, m2));  // (n,M1,M2)
+    const torch::Tensor e = fitting_[ti]->forward(d.flatten(1)).squeeze(-1) + bias[ti];
+    energy = energy.index_add(0, rows, e);
+  }
+  return energy;
+}
+
+void SeE2aModelImpl::compute_statistics(const std::vector<EnvBatch>& batches) {
+  torch::NoGradGuard no_grad;
+  const int nt = config_.ntypes();
+  std::vector<double> sum_r(nt, 0), sum_r2(nt, 0), sum_a(nt, 0), sum_a2(nt, 0), rows(nt, 0);
+  for (const EnvBatch& b : batches) {
+    const torch::Tensor env = environment_matrix(b.rij);
+    for (int t = 0; t < nt; ++t) {
+      if (b.of_type[t].numel() == 0) continue;
+      const torch::Tensor e = env.index_select(0, b.of_type[t]).reshape({-1, 4});
+      const torch::Tensor r = e.narrow(1, 0, 1), a = e.narrow(1, 1, 3);
+      sum_r[t] += r.sum().item<double>();
+      sum_r2[t] += (r * r).sum().item<double>();
+      sum_a[t] += a.sum().item<double>();
+      sum_a2[t] += (a * a).sum().item<double>();
+      rows[t] += static_cast<double>(e.size(0));
+    }
+  }
+  auto stddev = [](double s, double s2, double n) {
+    if (n == 0) return 0.1;
+    const double v = std::sqrt(std::max(0.0, s2 / n - (s / n) * (s / n)));
+    return v < 1e-2 ? 1e-2 : v;
+  };
+  auto avg = torch::zeros({nt, 4}, torch::kFloat64), std = torch::ones({nt, 4}, torch::kFloat64);
+  for (int t = 0; t < nt; ++t) {
+    avg[t][0] = rows[t] > 0 ? sum_r[t] / rows[t] : 0.0;
+    std[t][0] = stddev(sum_r[t], sum_r2[t], rows[t]);
+    const double sa = stddev(sum_a[t], sum_a2[t], 3 * rows[t]);
+    for (int c = 1; c < 4; ++c) std[t][c] = sa;
+  }
+  davg.copy_(avg);
+  dstd.copy_(std);
+}
+
+void SeE2aModelImpl::fit_energy_bias(const std::vector<std::vector<long>>& type_counts,
+                                     const std::vector<double>& energies) {
+  torch::NoGradGuard no_grad;
+  const long frames = static_cast<long>(energies.size()), nt = config_.ntypes();
+  auto a = torch::zeros({frames, nt}, torch::kFloat64);
+  for (long f = 0; f < frames; ++f)
+    for (long t = 0; t < nt; ++t) a[f][t] = static_cast<double>(type_counts[f][t]);
+  const auto e = torch::tensor(energies, torch::kFloat64).unsqueeze(1);
+  // Minimum-norm least squares (a type absent from the data gets bias 0).
+  const auto solution = torch::matmul(torch::linalg::pinv(a), e).squeeze(1);
+  bias.copy_(solution);
+}
+
+Prediction predict(SeE2aModel& model, const EnvBatch& batch, bool create_graph) {
+  torch::Tensor rij = batch.rij.detach().requires_grad_(true);
+  const torch::Tensor atomic = model->atomic_energy(rij, batch);
+  Prediction p;
+  p.energy = atomic.view({batch.frames, batch.atoms}).sum(1);
+  const torch::Tensor g =
+      torch::autograd::grad({p.energy.sum()}, {rij}, {}, create_graph, create_graph)[0];
+  // −∂E/∂x_i: +Σ_k g_ik as the centre (r_ij = x_j − x_i), −g_ki as the neighbour of k.
+  const torch::Tensor filled = (batch.neighbor >= 0).unsqueeze(-1);
+  const torch::Tensor gm = g * filled;
+  const long a = rij.size(0), slots = rij.size(1);
+  const torch::Tensor self =
+      torch::arange(a, batch.neighbor.options()).unsqueeze(1).expand({a, slots});
+  const torch::Tensor j = torch::where(batch.neighbor >= 0, batch.neighbor, self).reshape({-1});
+  const torch::Tensor force = gm.sum(1).index_add(0, j, -gm.reshape({-1, 3}));
+  p.force = force.view({batch.frames, batch.atoms, 3});
+  const torch::Tensor w = -(rij.detach().unsqueeze(-1) * gm.unsqueeze(-2)).sum(1);  // (A,3,3)
+  p.virial = w.view({batch.frames, batch.atoms, 9}).sum(1);
+  return p;
+}
+
+}  // namespace surrox::surrogates::deep_potential

@@ -1,0 +1,92 @@
+#pragma once
+// The se_e2_a deep potential ("Deep Potential – Smooth Edition", Zhang et al., NeurIPS 2018;
+// DeePMD-kit deepmd/dpmodel/descriptor/se_e2_a.py and deepmd/dpmodel/utils/env_mat.py):
+//   s(r)   = w(r)/r, w = 1 below rcut_smth, u³(−6u² + 15u − 10) + 1 up to rcut, 0 beyond;
+//   R_ij   = s(r_ij)·(1, x/r, y/r, z/r), normalised per centre type: R̃ = (R − davg)/dstd
+//            (empty slots are zero rows before normalisation, as an atom at rcut);
+//   G_ij   = embedding net of the centre and neighbour types applied to R̃_ij,0 (resnet rule:
+//            y = tanh(Wx + b) + x for equal widths, + [x, x] for doubled ones);
+//   D_i    = (Gᵀ R̃)(R̃ᵀ G<) / slots², G< the first axis_neuron columns;
+//   E      = Σ_i [fitting net of type(i)](D_i) + bias[type(i)].
+// Forces and virial come from autograd on the relative vectors r_ij (predict()), in float64.
+#include <torch/torch.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "surrogates/deep_potential/environment.hpp"
+
+namespace surrox::surrogates::deep_potential {
+
+struct SeE2aConfig {
+  std::vector<std::string> type_map{"Si"};
+  double rcut = 4.5, rcut_smth = 3.5;       // Å
+  std::vector<int> sel{32};                 // slots per neighbour type
+  std::vector<long> embedding{16, 32, 64};  // embedding net widths (M1 = last)
+  long axis_neuron = 8;                     // M2
+  std::vector<long> fitting{64, 64, 64};    // fitting net hidden widths
+  bool resnet_dt = true;                    // fitting net: per-neuron timestep on resnets
+  long seed = 1;                            // weight initialisation
+  int ntypes() const { return static_cast<int>(type_map.size()); }
+  long slots() const;
+  nlohmann::json to_json() const;
+  static SeE2aConfig from_json(const nlohmann::json& j);
+};
+
+// One dense layer of DeePMD-kit's networks (dpmodel/utils/network.py NativeLayer).
+class DpLayerImpl : public torch::nn::Module {
+ public:
+  DpLayerImpl(long in, long out, bool activation, bool resnet, bool timestep);
+  torch::Tensor forward(const torch::Tensor& x);
+
+ private:
+  torch::Tensor w_, b_, idt_;
+  bool activation_, resnet_;
+};
+TORCH_MODULE(DpLayer);
+
+// Frames of one system batched as one set of A = frames × atoms centres.
+struct EnvBatch {
+  torch::Tensor rij;                   // (A, slots, 3) float64, zero in empty slots
+  torch::Tensor neighbor;              // (A, slots) int64: row of j in the batch, −1 for empty
+  std::vector<torch::Tensor> of_type;  // per type: int64 rows of the centres of that type
+  long frames = 0, atoms = 0;
+};
+EnvBatch make_batch(const std::vector<FrameEnvironment>& frames, const std::vector<int>& types,
+                    int ntypes);
+
+class SeE2aModelImpl : public torch::nn::Module {
+ public:
+  explicit SeE2aModelImpl(SeE2aConfig config);
+  const SeE2aConfig& config() const { return config_; }
+  // Raw environment matrix (A, slots, 4) of relative vectors (A, slots, 3).
+  torch::Tensor environment_matrix(const torch::Tensor& rij) const;
+  // Atomic energies (A) of the batch's centres at relative vectors `rij`.
+  torch::Tensor atomic_energy(const torch::Tensor& rij, const EnvBatch& batch);
+  // DeePMD-kit's statistics of the raw environment matrix over the batches' centres, per
+  // centre type: davg = (⟨R₀⟩, 0, 0, 0), dstd = (σ(R₀), σ(R₁..₃)×3), σ ≥ 1e-2
+  // (deepmd/dpmodel/utils/env_mat_stat.py EnvMatStatSe; empty slots count as zero rows).
+  void compute_statistics(const std::vector<EnvBatch>& batches);
+  // Per-type energy bias: least squares of frame energies on the per-type atom counts.
+  void fit_energy_bias(const std::vector<std::vector<long>>& type_counts,
+                       const std::vector<double>& energies);
+  torch::Tensor davg, dstd, bias;  // (T, 4), (T, 4), (T)
+
+ private:
+  SeE2aConfig config_;
+  std::vector<int> offset_;
+  std::vector<torch::nn::Sequential> embedding_;  // T × T, [centre type][neighbour type]
+  std::vector<torch::nn::Sequential> fitting_;    // T
+};
+TORCH_MODULE(SeE2aModel);
+
+struct Prediction {
+  torch::Tensor energy;  // (F) eV
+  torch::Tensor force;   // (F, atoms, 3) eV/Å, −∂E/∂x
+  torch::Tensor virial;  // (F, 9) eV, −Σ r_ij ⊗ ∂E/∂r_ij = Σ r ⊗ f (LAMMPS's sign)
+};
+// create_graph: keep the graph of the forces (training on forces).
+Prediction predict(SeE2aModel& model, const EnvBatch& batch, bool create_graph = false);
+
+}  // namespace surrox::surrogates::deep_potential

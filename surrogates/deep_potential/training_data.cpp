@@ -1,0 +1,116 @@
+#include "surrogates/deep_potential/training_data.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/error.hpp"
+
+namespace surrox::surrogates::deep_potential {
+
+std::vector<long> SystemData::type_counts(int ntypes) const {
+  std::vector<long> counts(ntypes, 0);
+  for (int t : types) ++counts[t];
+  return counts;
+}
+
+std::vector<SystemData> load_systems(const std::vector<std::filesystem::path>& paths,
+                                     const SeE2aConfig& config, bool labelled) {
+  std::vector<SystemData> out;
+  for (const auto& root : paths)
+    for (const auto& dir : io::find_deepmd_systems(root)) {
+      SystemData s;
+      s.path = dir.string();
+      s.frames = io::read_deepmd_system(dir);
+      for (int t : s.frames.types) {
+        const std::string& element = s.frames.type_map[t];
+        const auto it = std::find(config.type_map.begin(), config.type_map.end(), element);
+        if (it == config.type_map.end())
+          throw InputError(fmt::format("{}: element {} is not in the model's type_map ({})", s.path,
+                                       element, fmt::join(config.type_map, " ")));
+        s.types.push_back(static_cast<int>(it - config.type_map.begin()));
+      }
+      if (labelled && (s.frames.energy.empty() || s.frames.force.empty()))
+        throw InputError(fmt::format("{}: frames without energy.npy or force.npy labels", s.path));
+      std::vector<int> most(config.ntypes(), 0);
+      for (long f = 0; f < s.frames.frames; ++f) {
+        s.env.push_back(build_environment(&s.frames.coord[f * 3 * s.atoms()], &s.frames.box[9 * f],
+                                          s.types, config.rcut, config.sel));
+        for (int t = 0; t < config.ntypes(); ++t)
+          most[t] = std::max(most[t], s.env.back().most_found[t]);
+      }
+      warn_if_sel_overflows(most, config.sel, config.type_map, s.path);
+      out.push_back(std::move(s));
+    }
+  return out;
+}
+
+EnvBatch batch_frames(const SystemData& s, const std::vector<long>& frames, int ntypes) {
+  std::vector<FrameEnvironment> envs;
+  for (long f : frames) envs.push_back(s.env[f]);
+  return make_batch(envs, s.types, ntypes);
+}
+
+Labels labels_of(const SystemData& s, const std::vector<long>& frames) {
+  const long n = s.atoms(), nf = static_cast<long>(frames.size());
+  const auto& d = s.frames;
+  Labels l;
+  l.energy = torch::empty({nf}, torch::kFloat64);
+  l.force = torch::empty({nf, n, 3}, torch::kFloat64);
+  for (long k = 0; k < nf; ++k) {
+    l.energy[k] = d.energy[frames[k]];
+    std::copy_n(&d.force[frames[k] * 3 * n], 3 * n, l.force[k].data_ptr<double>());
+  }
+  if (!d.virial.empty()) {
+    l.virial = torch::empty({nf, 9}, torch::kFloat64);
+    for (long k = 0; k < nf; ++k)
+      std::copy_n(&d.virial[frames[k] * 9], 9, l.virial[k].data_ptr<double>());
+  }
+  return l;
+}
+
+void ErrorSums::add(const ErrorSums& o) {
+  energy2 += o.energy2;
+  force2 += o.force2;
+  virial2 += o.virial2;
+  frames += o.frames;
+  force_values += o.force_values;
+  virial_values += o.virial_values;
+  atoms += o.atoms;
+}
+
+nlohmann::json ErrorSums::metrics() const {
+  nlohmann::json j = {{"frames", frames},
+                      {"atoms", atoms},
+                      {"energy_rmse_per_atom", frames ? std::sqrt(energy2 / frames) : NAN},
+                      {"force_rmse", force_values ? std::sqrt(force2 / force_values) : NAN}};
+  j["virial_rmse_per_atom"] =
+      virial_values ? nlohmann::json(std::sqrt(virial2 / virial_values)) : nlohmann::json();
+  return j;
+}
+
+ErrorSums evaluate_system(SeE2aModel& model, const SystemData& s, long chunk) {
+  ErrorSums sums;
+  const double n = static_cast<double>(s.atoms());
+  for (long first = 0; first < s.frames.frames; first += chunk) {
+    std::vector<long> frames(std::min(chunk, s.frames.frames - first));
+    std::iota(frames.begin(), frames.end(), first);
+    const EnvBatch batch = batch_frames(s, frames, model->config().ntypes());
+    const Prediction p = predict(model, batch, false);
+    const Labels l = labels_of(s, frames);
+    sums.energy2 += ((p.energy.detach() - l.energy) / n).pow(2).sum().item<double>();
+    sums.force2 += (p.force.detach() - l.force).pow(2).sum().item<double>();
+    sums.force_values += l.force.numel();
+    if (l.virial.defined()) {
+      sums.virial2 += ((p.virial.detach() - l.virial) / n).pow(2).sum().item<double>();
+      sums.virial_values += l.virial.numel();
+    }
+    sums.frames += static_cast<long>(frames.size());
+    sums.atoms += static_cast<long>(frames.size()) * s.atoms();
+  }
+  return sums;
+}
+
+}  // namespace surrox::surrogates::deep_potential

@@ -1,0 +1,47 @@
+#pragma once
+// DeePMD npy systems prepared for an se_e2_a model: each system's frames with their neighbour
+// slots built once, types mapped onto the model's type_map, labels as float64 tensors, and the
+// `dp test` metrics (energy RMSE per atom, force RMSE, virial RMSE per atom).
+#include <torch/torch.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "io/deepmd_system.hpp"
+#include "surrogates/deep_potential/se_e2_a.hpp"
+
+namespace surrox::surrogates::deep_potential {
+
+struct SystemData {
+  std::string path;
+  io::DeepmdFrames frames;
+  std::vector<int> types;  // per atom, into the model's type_map
+  std::vector<FrameEnvironment> env;
+  long atoms() const { return frames.atoms(); }
+  std::vector<long> type_counts(int ntypes) const;
+};
+
+// Every system under each path (a system or a folder of them). InputError for an element the
+// model's type_map lacks or a frame without energy or force labels (when `labelled`); a
+// warning when an atom has more neighbours than `sel`.
+std::vector<SystemData> load_systems(const std::vector<std::filesystem::path>& paths,
+                                     const SeE2aConfig& config, bool labelled = true);
+
+EnvBatch batch_frames(const SystemData& s, const std::vector<long>& frames, int ntypes);
+
+struct Labels {
+  torch::Tensor energy, force, virial;  // (F), (F, N, 3), (F, 9); virial undefined if absent
+};
+Labels labels_of(const SystemData& s, const std::vector<long>& frames);
+
+struct ErrorSums {
+  double energy2 = 0, force2 = 0, virial2 = 0;  // Σ (ΔE/N)², Σ ΔF², Σ (ΔV/N)²
+  long frames = 0, force_values = 0, virial_values = 0, atoms = 0;
+  void add(const ErrorSums& o);
+  nlohmann::json metrics() const;  // energy_rmse_per_atom, force_rmse, virial_rmse_per_atom, ...
+};
+// The model on every frame of `s` (chunks of `chunk` frames), without gradients of weights.
+ErrorSums evaluate_system(SeE2aModel& model, const SystemData& s, long chunk = 8);
+
+}  // namespace surrox::surrogates::deep_potential

@@ -1,0 +1,249 @@
+// ctest-labels: unit
+// ctest-libraries: surrox_deep_potential
+// ctest-pch: torch
+// The se_e2_a deep potential (untrained, random weights, statistics from the frame, two
+// atom types): forces equal −dE/dx by central differences; the virial equals the strain
+// derivative of the energy; the energy is invariant under rotation (of atoms and box),
+// translation and permutation of same-type atoms; energy and force are continuous as a
+// neighbour crosses rcut; the per-type energy bias is the least-squares solution; more
+// neighbours than `sel` warn with the counts.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "surrogates/deep_potential/environment.hpp"
+#include "surrogates/deep_potential/se_e2_a.hpp"
+
+namespace surrox::surrogates::deep_potential {
+namespace {
+
+struct TestFrame {
+  std::vector<double> coord, box;
+  std::vector<int> types;
+};
+
+// Diamond silicon, 2×2×2 cells (64 atoms), displaced at random, two types at random.
+TestFrame diamond_frame(unsigned seed) {
+  const double a = 5.431;
+  const double basis[8][3] = {{0, 0, 0},       {0, .5, .5},     {.5, 0, .5},     {.5, .5, 0},
+                              {.25, .25, .25}, {.25, .75, .75}, {.75, .25, .75}, {.75, .75, .25}};
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> jitter(-0.15, 0.15);
+  TestFrame f;
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int k = 0; k < 2; ++k)
+        for (const auto& b : basis) {
+          f.coord.push_back((i + b[0]) * a + jitter(rng));
+          f.coord.push_back((j + b[1]) * a + jitter(rng));
+          f.coord.push_back((k + b[2]) * a + jitter(rng));
+          f.types.push_back(static_cast<int>(rng() % 2));
+        }
+  f.box = {2 * a, 0, 0, 0, 2 * a, 0, 0, 0, 2 * a};
+  return f;
+}
+
+SeE2aConfig small_config() {
+  SeE2aConfig c;
+  c.type_map = {"Si", "Ge"};
+  c.rcut = 4.0;
+  c.rcut_smth = 3.0;
+  c.sel = {24, 24};
+  c.embedding = {8, 16};
+  c.axis_neuron = 4;
+  c.fitting = {16, 16};
+  c.seed = 3;
+  return c;
+}
+
+EnvBatch batch_of(const SeE2aConfig& c, const TestFrame& f) {
+  const FrameEnvironment env =
+      build_environment(f.coord.data(), f.box.data(), f.types, c.rcut, c.sel);
+  return make_batch({env}, f.types, c.ntypes());
+}
+
+double energy_of(SeE2aModel& m, const TestFrame& f) {
+  torch::NoGradGuard no_grad;
+  const EnvBatch b = batch_of(m->config(), f);
+  return m->atomic_energy(b.rij, b).sum().item<double>();
+}
+
+SeE2aModel make_model(const TestFrame& f) {
+  SeE2aModel m(small_config());
+  m->compute_statistics({batch_of(m->config(), f)});
+  m->bias.copy_(torch::tensor({-4.3, -3.9}, torch::kFloat64));
+  return m;
+}
+
+TEST(DeepPotentialModel, ForcesAreMinusTheEnergyGradient) {
+  const TestFrame f = diamond_frame(11);
+  SeE2aModel m = make_model(f);
+  EXPECT_GT(m->davg[0][0].item<double>(), 0.0);  // statistics from the frame
+  const Prediction p = predict(m, batch_of(m->config(), f));
+  EXPECT_NEAR(p.energy.item<double>(), energy_of(m, f), 1e-12 * std::fabs(energy_of(m, f)));
+  const auto force = p.force.accessor<double, 3>();
+  const double h = 1e-4;
+  double worst = 0, largest = 0;
+  for (int i : {0, 5, 17, 42, 63})
+    for (int d = 0; d < 3; ++d) {
+      TestFrame plus = f, minus = f;
+      plus.coord[3 * i + d] += h;
+      minus.coord[3 * i + d] -= h;
+      const double fd = -(energy_of(m, plus) - energy_of(m, minus)) / (2 * h);
+      worst = std::max(worst, std::fabs(fd - force[0][i][d]));
+      largest = std::max(largest, std::fabs(force[0][i][d]));
+    }
+  EXPECT_GT(largest, 1e-3);
+  EXPECT_LT(worst / largest, 1e-6) << worst << " of " << largest;
+  std::printf("forces vs finite differences: max |ΔF| / max |F| = %.3g\n", worst / largest);
+  // Newton's third law as a whole: no net force on a periodic system.
+  EXPECT_LT(p.force.sum(torch::IntArrayRef{0, 1}).abs().max().template item<double>(),
+            1e-10 * largest);
+}
+
+TEST(DeepPotentialModel, VirialIsTheStrainDerivative) {
+  const TestFrame f = diamond_frame(12);
+  SeE2aModel m = make_model(f);
+  const Prediction p = predict(m, batch_of(m->config(), f));
+  const auto w = p.virial.accessor<double, 2>();
+  const double h = 1e-5;
+  double worst = 0, largest = 0;
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) {
+      // x'_c = x_c + ε δ_ca x_b on atoms and lattice vectors: dE/dε = −W_ba.
+      auto strained = [&](double eps) {
+        TestFrame s = f;
+        for (std::size_t i = 0; i < s.coord.size() / 3; ++i)
+          s.coord[3 * i + a] += eps * f.coord[3 * i + b];
+        for (int k = 0; k < 3; ++k) s.box[3 * k + a] += eps * f.box[3 * k + b];
+        return s;
+      };
+      const double fd = (energy_of(m, strained(h)) - energy_of(m, strained(-h))) / (2 * h);
+      worst = std::max(worst, std::fabs(-fd - w[0][3 * b + a]));
+      largest = std::max(largest, std::fabs(w[0][3 * b + a]));
+    }
+  EXPECT_GT(largest, 1e-3);
+  EXPECT_LT(worst / largest, 1e-6) << worst << " of " << largest;
+  std::printf("virial vs strain derivative: max |ΔW| / max |W| = %.3g\n", worst / largest);
+}
+
+TEST(DeepPotentialModel, EnergyIsInvariantUnderRotationTranslationPermutation) {
+  const TestFrame f = diamond_frame(13);
+  SeE2aModel m = make_model(f);
+  const double e = energy_of(m, f);
+  // Rotation of atoms and box (the box becomes triclinic in the lab frame).
+  const double al = 0.3, be = -1.1, ga = 2.0;
+  const double rz[9] = {std::cos(al), -std::sin(al), 0, std::sin(al), std::cos(al), 0, 0, 0, 1};
+  const double ry[9] = {std::cos(be), 0, std::sin(be), 0, 1, 0, -std::sin(be), 0, std::cos(be)};
+  const double rx[9] = {1, 0, 0, 0, std::cos(ga), -std::sin(ga), 0, std::sin(ga), std::cos(ga)};
+  auto mul = [](const double* p, const double* q) {
+    std::vector<double> r(9, 0);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 3; ++k) r[3 * i + j] += p[3 * i + k] * q[3 * k + j];
+    return r;
+  };
+  const std::vector<double> q = mul(mul(rz, ry).data(), rx);
+  auto rotate = [&](std::vector<double>& v) {
+    for (std::size_t i = 0; i < v.size(); i += 3) {
+      const double x[3] = {v[i], v[i + 1], v[i + 2]};
+      for (int a = 0; a < 3; ++a)
+        v[i + a] = q[3 * a] * x[0] + q[3 * a + 1] * x[1] + q[3 * a + 2] * x[2];
+    }
+  };
+  TestFrame rotated = f;
+  rotate(rotated.coord);
+  rotate(rotated.box);
+  EXPECT_NEAR(energy_of(m, rotated), e, 1e-10 * std::fabs(e));
+  // Atoms rotated in an unrotated box are another configuration: the test can fail.
+  TestFrame atoms_only = f;
+  rotate(atoms_only.coord);
+  EXPECT_GT(std::fabs(energy_of(m, atoms_only) - e), 1e-3);
+  TestFrame moved = f;
+  for (std::size_t i = 0; i < moved.coord.size(); i += 3) {
+    moved.coord[i] += 13.7;  // more than a box length: wrapped back
+    moved.coord[i + 1] -= 2.1;
+    moved.coord[i + 2] += 0.35;
+  }
+  EXPECT_NEAR(energy_of(m, moved), e, 1e-10 * std::fabs(e));
+  // Permutation: reverse the atom order (types follow their atoms).
+  TestFrame permuted = f;
+  const std::size_t n = f.types.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    permuted.types[i] = f.types[n - 1 - i];
+    for (int d = 0; d < 3; ++d) permuted.coord[3 * i + d] = f.coord[3 * (n - 1 - i) + d];
+  }
+  EXPECT_NEAR(energy_of(m, permuted), e, 1e-10 * std::fabs(e));
+  std::printf("relative energy change: rotation %.3g, translation %.3g, permutation %.3g\n",
+              std::fabs(energy_of(m, rotated) / e - 1), std::fabs(energy_of(m, moved) / e - 1),
+              std::fabs(energy_of(m, permuted) / e - 1));
+  // Changing a type changes the energy: the test can see a type mix-up.
+  TestFrame other = f;
+  other.types[0] = 1 - other.types[0];
+  EXPECT_GT(std::fabs(energy_of(m, other) - e), 1e-6);
+}
+
+TEST(DeepPotentialModel, SmoothAcrossTheCutoff) {
+  const TestFrame f = diamond_frame(14);
+  SeE2aModel m = make_model(f);
+  // A dimer in a large box, the second atom crossing rcut = 4 along x.
+  auto dimer = [&](double r) {
+    TestFrame d;
+    d.box = {20, 0, 0, 0, 20, 0, 0, 0, 20};
+    d.coord = {5, 5, 5, 5 + r, 5, 5};
+    d.types = {0, 1};
+    return d;
+  };
+  auto eval = [&](double r) {
+    const TestFrame d = dimer(r);
+    const Prediction p = predict(m, batch_of(m->config(), d));
+    return std::make_pair(p.energy.item<double>(), p.force[0][1][0].item<double>());
+  };
+  const double rc = 4.0, delta = 1e-6;
+  const auto inside = eval(rc - delta), outside = eval(rc + delta), near = eval(rc - 0.3);
+  EXPECT_EQ(outside.second, 0.0);
+  EXPECT_LT(std::fabs(inside.first - outside.first), 1e-12 * std::fabs(outside.first));
+  EXPECT_LT(std::fabs(inside.second), 1e-9);
+  std::printf("across rcut (±1e-6 Å): |ΔE| = %.3g eV, |F| inside = %.3g eV/Å\n",
+              std::fabs(inside.first - outside.first), std::fabs(inside.second));
+  // The pair does interact closer in: the test would see a discontinuity.
+  EXPECT_GT(std::fabs(near.first - outside.first), 1e-6);
+  EXPECT_GT(std::fabs(near.second), 1e-5);
+  // And through the switching region the energy changes by no more than |F| allows.
+  double previous = eval(rc - 1.2).first;
+  for (int k = 1; k <= 130; ++k) {
+    const double r = rc - 1.2 + 0.01 * k;
+    const auto now = eval(r);
+    EXPECT_LT(std::fabs(now.first - previous), 0.01 * (std::fabs(now.second) + 1e-3) * 2) << r;
+    previous = now.first;
+  }
+}
+
+TEST(DeepPotentialModel, EnergyBiasIsTheLeastSquaresSolution) {
+  SeE2aModel m(small_config());
+  m->fit_energy_bias({{10, 5}, {3, 8}, {6, 6}, {1, 0}},
+                     {10 * -4.5 + 5 * -3.25, 3 * -4.5 + 8 * -3.25, 6 * -4.5 + 6 * -3.25, -4.5});
+  EXPECT_NEAR(m->bias[0].item<double>(), -4.5, 1e-12);
+  EXPECT_NEAR(m->bias[1].item<double>(), -3.25, 1e-12);
+}
+
+TEST(DeepPotentialModel, SelOverflowWarnsWithTheCounts) {
+  const TestFrame f = diamond_frame(15);
+  const std::vector<int> all_one_type(f.types.size(), 0);
+  const FrameEnvironment env =
+      build_environment(f.coord.data(), f.box.data(), all_one_type, 4.0, {10});
+  EXPECT_GE(env.most_found[0], 14);  // 4 first and 12 second neighbours at 2.35 and 3.84 Å
+  EXPECT_LE(env.most_found[0], 20);
+  for (long i = 0; i < env.atoms; ++i)
+    for (long k = 0; k < env.slots; ++k) ASSERT_GE(env.neighbor[i * env.slots + k], 0);
+  EXPECT_TRUE(warn_if_sel_overflows(env.most_found, {10}, {"Si"}, "test frame"));
+  EXPECT_FALSE(warn_if_sel_overflows(env.most_found, {32}, {"Si"}, "test frame"));
+  // rcut beyond half the box: more images, same answer as a doubled box with half the sel.
+  const FrameEnvironment far =
+      build_environment(f.coord.data(), f.box.data(), all_one_type, 6.0, {80});
+  EXPECT_GT(far.most_found[0], 40);
+}
+
+}  // namespace
+}  // namespace surrox::surrogates::deep_potential

@@ -1,0 +1,327 @@
+#include "training/deep_potential_family.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "surrogates/deep_potential/model_file.hpp"
+#include "surrogates/deep_potential/training_data.hpp"
+#include "training/loss_plot.hpp"
+#include "training/optimizer.hpp"
+
+namespace surrox::training {
+namespace {
+
+namespace dp = surrogates::deep_potential;
+
+Schema dp_model_schema() {
+  Schema m("The se_e2_a model (DeePMD-kit's descriptor `se_e2_a` with an energy fitting net).");
+  m.strings("type_map", "element names; type k is type_map[k]").fallback("[Si]");
+  m.real("rcut", "cutoff radius (Å)").above(0).fallback("4.5");
+  m.real("rcut_smth", "where the smooth switch starts (Å), below rcut").above(0).fallback("3.5");
+  m.integers("sel", "neighbour slots per type (more neighbours: a warning)")
+      .at_least(1)
+      .fallback("[32]");
+  m.integers("embedding", "embedding net widths (DeePMD `neuron`)")
+      .at_least(1)
+      .fallback("[16, 32, 64]");
+  m.integer("axis_neuron", "columns of G< in D = Gᵀ R̃ R̃ᵀ G<").at_least(1).fallback("8");
+  m.integers("fitting", "fitting net hidden widths").at_least(1).fallback("[64, 64, 64]");
+  m.boolean("resnet_dt", "per-neuron timestep on the fitting net's resnet layers").fallback("true");
+  m.integer("seed", "weight initialisation seed").at_least(0).fallback("1");
+  return m;
+}
+
+Schema dp_loss_schema() {
+  Schema l(
+      "DeePMD-kit's loss L = p_e·mean(ΔE²)/N + p_f·mean(ΔF²) + p_v·mean(ΔV²)/N, each prefactor "
+      "p = limit + (start − limit)·lr/lr₀.");
+  l.real("start_pref_e", "energy prefactor at the start").at_least(0).fallback("0.02");
+  l.real("limit_pref_e", "energy prefactor at the end").at_least(0).fallback("1.0");
+  l.real("start_pref_f", "force prefactor at the start").at_least(0).fallback("1000");
+  l.real("limit_pref_f", "force prefactor at the end").at_least(0).fallback("1.0");
+  l.real("start_pref_v", "virial prefactor at the start").at_least(0).fallback("0");
+  l.real("limit_pref_v", "virial prefactor at the end").at_least(0).fallback("0");
+  return l;
+}
+
+Schema dp_config_schema() {
+  Schema root(
+      "A training config for `surrox train`, family `deep_potential`: DeePMD npy systems, the "
+      "se_e2_a model and DeePMD's training schedule.");
+  root.section("runtime", runtime_config_schema(), "threads and logging");
+  Schema data("DeePMD npy systems (folders with type.raw, or folders of them).");
+  data.strings("train", "training systems").fallback("[]");
+  data.strings("validation", "held-out systems (trajectories not in train)").fallback("[]");
+  data.integer("stat_frames", "frames per system for the davg/dstd statistics")
+      .at_least(1)
+      .fallback("50");
+  root.section("data", data, "training data");
+  root.section("model", dp_model_schema(), "the deep potential");
+  Schema t("Steps of Adam (by default) with DeePMD's exponential decay lr₀·r^⌊t/decay_steps⌋.");
+  t.integer("steps", "training steps (DeePMD numb_steps)").at_least(1).fallback("2000");
+  t.integer("batch_size", "frames per step, all from one system").at_least(1).fallback("1");
+  t.integer("decay_steps", "steps between learning-rate decays").at_least(1).fallback("100");
+  t.real("stop_lr", "learning rate reached at the last step").above(0).fallback("1e-6");
+  t.component("optimizer", optimizers(), "optimizer; its lr is the start rate lr₀")
+      .default_type("adam");
+  t.section("loss", dp_loss_schema(), "loss prefactors");
+  t.integer("disp_freq", "steps between metrics.csv rows (validation metrics)")
+      .at_least(1)
+      .fallback("100");
+  t.integer("validation_frames", "validation frames per system at each row (all at the end)")
+      .at_least(1)
+      .fallback("8");
+  t.integer("seed", "batch selection seed").at_least(0).fallback("1");
+  root.section("training", t, "the schedule");
+  return root;
+}
+
+std::vector<std::filesystem::path> dp_paths(const CaseNode& data, const std::string& key) {
+  std::vector<std::filesystem::path> out;
+  for (const auto& p : data.strings(key)) out.emplace_back(p);
+  return out;
+}
+
+dp::SeE2aConfig dp_model_config(const CaseNode& m) {
+  dp::SeE2aConfig c;
+  c.type_map = m.strings("type_map");
+  c.rcut = m.real("rcut");
+  c.rcut_smth = m.real("rcut_smth");
+  c.sel.clear();
+  c.embedding.clear();
+  c.fitting.clear();
+  for (long s : m.integers("sel")) c.sel.push_back(static_cast<int>(s));
+  for (long long w : m.integers("embedding")) c.embedding.push_back(static_cast<long>(w));
+  c.axis_neuron = m.integer("axis_neuron");
+  for (long long w : m.integers("fitting")) c.fitting.push_back(static_cast<long>(w));
+  c.resnet_dt = m.boolean("resnet_dt");
+  c.seed = m.integer("seed");
+  if (c.sel.size() != c.type_map.size())
+    m.fail("sel",
+           fmt::format("{} entries for {} types in type_map", c.sel.size(), c.type_map.size()));
+  if (!(c.rcut_smth < c.rcut)) m.fail("rcut_smth", "must be smaller than rcut");
+  if (c.axis_neuron > c.embedding.back())
+    m.fail("axis_neuron", "must not exceed the last embedding width");
+  return c;
+}
+
+struct DpPrefactors {
+  double e, f, v;
+};
+
+// The loss of one batch and its parts.
+torch::Tensor dp_loss(const dp::Prediction& p, const dp::Labels& l, double atoms,
+                      const DpPrefactors& pref) {
+  torch::Tensor loss = pref.e * (p.energy - l.energy).pow(2).mean() / atoms +
+                       pref.f * (p.force - l.force).pow(2).mean();
+  if (pref.v > 0 && l.virial.defined())
+    loss = loss + pref.v * (p.virial - l.virial).pow(2).mean() / atoms;
+  return loss;
+}
+
+// Validation (or training) metrics over at most `frames` frames per system.
+dp::ErrorSums dp_measure(dp::SeE2aModel& model, const std::vector<dp::SystemData>& systems,
+                         long frames) {
+  dp::ErrorSums all;
+  for (const auto& s : systems) {
+    if (frames >= s.frames.frames) {
+      all.add(dp::evaluate_system(model, s));
+      continue;
+    }
+    dp::SystemData part;  // the first `frames` frames
+    part.path = s.path;
+    part.frames = s.frames;
+    part.frames.frames = frames;
+    part.types = s.types;
+    part.env.assign(s.env.begin(), s.env.begin() + frames);
+    all.add(dp::evaluate_system(model, part));
+  }
+  return all;
+}
+
+class DeepPotentialFamily final : public SurrogateFamily {
+ public:
+  void train(const TrainRequest& request, nlohmann::json& results) override;
+  void evaluate(const EvaluateRequest& request, nlohmann::json& results) override;
+};
+
+void DeepPotentialFamily::train(const TrainRequest& request, nlohmann::json& results) {
+  const CaseNode root = request.config.root;
+  const CaseNode data = root.section("data"), t = root.section("training");
+  const dp::SeE2aConfig config = dp_model_config(root.section("model"));
+  if (request.runtime.size() > 1)
+    throw InputError("deep_potential training runs on one rank (data parallelism: not yet)");
+  if (data.strings("train").empty()) data.fail("train", "give at least one training system");
+  const auto train = dp::load_systems(dp_paths(data, "train"), config);
+  const auto valid = dp::load_systems(dp_paths(data, "validation"), config);
+  long train_frames = 0, valid_frames = 0;
+  for (const auto& s : train) train_frames += s.frames.frames;
+  for (const auto& s : valid) valid_frames += s.frames.frames;
+  spdlog::info("deep_potential: {} training systems ({} frames), {} validation ({} frames)",
+               train.size(), train_frames, valid.size(), valid_frames);
+
+  dp::SeE2aModel model(config);
+  {
+    // DeePMD's statistics: davg/dstd of the environment matrix, energy bias by least squares.
+    std::vector<dp::EnvBatch> stat;
+    std::vector<std::vector<long>> counts;
+    std::vector<double> energies;
+    for (const auto& s : train) {
+      std::vector<long> frames(std::min<long>(data.integer("stat_frames"), s.frames.frames));
+      std::iota(frames.begin(), frames.end(), 0L);
+      stat.push_back(dp::batch_frames(s, frames, config.ntypes()));
+      for (long f = 0; f < s.frames.frames; ++f) {
+        counts.push_back(s.type_counts(config.ntypes()));
+        energies.push_back(s.frames.energy[f]);
+      }
+    }
+    model->compute_statistics(stat);
+    model->fit_energy_bias(counts, energies);
+  }
+  auto optimizer = optimizers()
+                       .at(t.section("optimizer").type(), t.section("optimizer").context("type"))
+                       .make(model->parameters(), t.section("optimizer"));
+  const double lr0 = t.section("optimizer").real("lr"), stop_lr = t.real("stop_lr");
+  const long steps = request.max_epochs > 0 ? std::min<long>(request.max_epochs, t.integer("steps"))
+                                            : t.integer("steps");
+  const long decay_steps = t.integer("decay_steps"), batch_size = t.integer("batch_size");
+  // r such that lr₀·r^(steps/decay_steps) = stop_lr (DeePMD-kit LearningRateExp).
+  const double decay_rate =
+      std::exp(std::log(stop_lr / lr0) / (static_cast<double>(t.integer("steps")) / decay_steps));
+  const CaseNode lp = t.section("loss");
+  const long disp = t.integer("disp_freq"), vframes = t.integer("validation_frames");
+  // Systems drawn in proportion to their frames (DeePMD's default auto_prob "prob_sys_size").
+  std::vector<double> weights;
+  for (const auto& s : train) weights.push_back(static_cast<double>(s.frames.frames));
+  std::mt19937_64 rng(static_cast<std::uint64_t>(t.integer("seed")));
+  std::discrete_distribution<int> pick_system(weights.begin(), weights.end());
+
+  std::ostringstream csv;
+  csv << "epoch,train_loss,validation_loss,learning_rate,pref_e,pref_f,train_energy_rmse_per_atom,"
+         "train_force_rmse,validation_energy_rmse_per_atom,validation_force_rmse,seconds\n";
+  const auto start = std::chrono::steady_clock::now();
+  double running_loss = 0;
+  long running = 0;
+  model->train();
+  for (long step = 0; step < steps; ++step) {
+    const double lr = lr0 * std::pow(decay_rate, static_cast<double>(step / decay_steps));
+    set_learning_rate(*optimizer, lr);
+    const double coef = lr / lr0;
+    const DpPrefactors pref{
+        lp.real("limit_pref_e") + (lp.real("start_pref_e") - lp.real("limit_pref_e")) * coef,
+        lp.real("limit_pref_f") + (lp.real("start_pref_f") - lp.real("limit_pref_f")) * coef,
+        lp.real("limit_pref_v") + (lp.real("start_pref_v") - lp.real("limit_pref_v")) * coef};
+    const auto& s = train[pick_system(rng)];
+    std::vector<long> frames(std::min(batch_size, s.frames.frames));
+    std::uniform_int_distribution<long> pick_frame(0, s.frames.frames - 1);
+    for (auto& f : frames) f = pick_frame(rng);
+    const dp::EnvBatch batch = dp::batch_frames(s, frames, config.ntypes());
+    const dp::Prediction p = dp::predict(model, batch, true);
+    const torch::Tensor loss =
+        dp_loss(p, dp::labels_of(s, frames), static_cast<double>(s.atoms()), pref);
+    optimizer->zero_grad();
+    loss.backward();
+    optimizer->step();
+    running_loss += loss.item<double>();
+    ++running;
+    if ((step + 1) % disp == 0 || step + 1 == steps) {
+      const dp::ErrorSums tr = dp_measure(model, train, vframes);
+      const dp::ErrorSums va = dp_measure(model, valid, vframes);
+      const auto trm = tr.metrics(), vam = va.metrics();
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double va_loss = valid.empty()
+                                 ? NAN
+                                 : pref.e * va.energy2 / std::max<long>(va.frames, 1) *
+                                           (va.atoms / std::max<double>(va.frames, 1)) +
+                                       pref.f * va.force2 / std::max<long>(va.force_values, 1);
+      csv << fmt::format(
+          "{},{:.10g},{:.10g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{:.3f}\n", step + 1,
+          running_loss / running, va_loss, lr, pref.e, pref.f,
+          trm["energy_rmse_per_atom"].get<double>(), trm["force_rmse"].get<double>(),
+          valid.empty() ? "nan" : fmt::format("{:.6g}", vam["energy_rmse_per_atom"].get<double>()),
+          valid.empty() ? "nan" : fmt::format("{:.6g}", vam["force_rmse"].get<double>()), seconds);
+      const double eta = seconds / (step + 1) * (steps - step - 1);
+      spdlog::info(
+          "step {}/{}: loss {:.4g}, lr {:.3g}, train E {:.3g} eV/atom F {:.3g} eV/Å{}, ETA {:.0f} s",
+          step + 1, steps, running_loss / running, lr, trm["energy_rmse_per_atom"].get<double>(),
+          trm["force_rmse"].get<double>(),
+          valid.empty() ? std::string()
+                        : fmt::format(", validation E {:.3g} F {:.3g}",
+                                      vam["energy_rmse_per_atom"].get<double>(),
+                                      vam["force_rmse"].get<double>()),
+          eta);
+      running_loss = 0;
+      running = 0;
+    }
+  }
+  model->eval();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  dp::ErrorSums train_all, valid_all;
+  for (const auto& s : train) train_all.add(dp::evaluate_system(model, s));
+  for (const auto& s : valid) valid_all.add(dp::evaluate_system(model, s));
+  long parameters = 0;
+  for (const auto& p : model->parameters()) parameters += p.numel();
+  results["model"] = config.to_json();
+  results["parameters"] = parameters;
+  results["steps"] = steps;
+  results["finished"] = steps == t.integer("steps");
+  results["train"] = train_all.metrics();
+  results["validation"] = valid.empty() ? nlohmann::json() : valid_all.metrics();
+  results["training_seconds"] = seconds;
+  results["steps_per_second"] = steps / std::max(seconds, 1e-9);
+  if (request.runtime.root()) {
+    const auto& out = request.output_dir;
+    dp::save_model(out / "model.pt", model,
+                   {{"config", request.config_path},
+                    {"steps", steps},
+                    {"train", dp_paths(data, "train")},
+                    {"validation", dp_paths(data, "validation")}});
+    write_text_atomically(out / "metrics.csv", csv.str());
+    results["outputs"] = {{"model", (out / "model.pt").string()},
+                          {"metrics_csv", (out / "metrics.csv").string()}};
+    const std::string why = plot_loss_curves(out / "metrics.csv", out / "loss.png");
+    if (why.empty())
+      results["outputs"]["loss_png"] = (out / "loss.png").string();
+    else
+      spdlog::warn("no loss.png: {}", why);
+  }
+}
+
+void DeepPotentialFamily::evaluate(const EvaluateRequest& request, nlohmann::json& results) {
+  dp::SeE2aModel model = dp::load_model(request.model);
+  model->eval();
+  const auto systems = dp::load_systems({request.data}, model->config());
+  dp::ErrorSums all;
+  nlohmann::json per_system = nlohmann::json::array();
+  for (const auto& s : systems) {
+    const dp::ErrorSums e = dp::evaluate_system(model, s);
+    all.add(e);
+    nlohmann::json j = e.metrics();
+    j["system"] = s.path;
+    per_system.push_back(j);
+  }
+  const nlohmann::json overall = all.metrics();
+  results["overall"] = overall;
+  for (auto it = overall.begin(); it != overall.end(); ++it) results[it.key()] = it.value();
+  results["systems"] = per_system;
+}
+
+}  // namespace
+
+void register_deep_potential_family(FamilyRegistry& families) {
+  families.add(dp::kFamilyName,
+               {[] { return std::make_unique<DeepPotentialFamily>(); }, dp_config_schema(),
+                "DeePMD-kit se_e2_a deep potentials trained on DeePMD npy systems (MD frames)"});
+}
+
+}  // namespace surrox::training

@@ -1,0 +1,12 @@
+#pragma once
+// The `deep_potential` surrogate family: DeePMD-kit's se_e2_a potential
+// (surrogates/deep_potential/) trained on DeePMD npy systems with DeePMD's energy + force (+
+// virial) loss, its prefactor schedule tied to the learning rate and its exponential decay;
+// evaluated like `dp test` (energy RMSE per atom, force RMSE, virial RMSE per atom).
+#include "training/surrogate_family.hpp"
+
+namespace surrox::training {
+
+void register_deep_potential_family(FamilyRegistry& families);
+
+}  // namespace surrox::training
