@@ -21,20 +21,26 @@ nlohmann::json parse_metadata(const std::string& text, const std::string& source
 
 }  // namespace
 
+bool open_model_archive(const std::filesystem::path& path, torch::serialize::InputArchive& archive,
+                        std::string& metadata_text) {
+  try {
+    archive.load_from(path.string());
+  } catch (const c10::Error&) {
+    return false;
+  }
+  c10::IValue text;
+  if (!archive.try_read("metadata", text) || !text.isString()) return false;
+  metadata_text = text.toStringRef();
+  return true;
+}
+
 nlohmann::json read_model_metadata(const std::filesystem::path& path) {
   const std::string source = path.string();
   if (!std::filesystem::is_regular_file(path)) throw InputError("no such model file: " + source);
   {
     torch::serialize::InputArchive archive;
-    bool readable = true;
-    try {
-      archive.load_from(source);
-    } catch (const c10::Error&) {
-      readable = false;
-    }
-    c10::IValue text;
-    if (readable && archive.try_read("metadata", text) && text.isString())
-      return parse_metadata(text.toStringRef(), source);
+    std::string text;
+    if (open_model_archive(path, archive, text)) return parse_metadata(text, source);
   }
   torch::jit::ExtraFilesMap extra{{"surrox.json", ""}};
   try {

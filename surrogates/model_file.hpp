@@ -3,12 +3,18 @@
 // surrox writes is a torch archive whose string entry "metadata" is JSON with a "family" key;
 // a TorchScript file carries the same JSON as its extra file "surrox.json". Files of the first
 // format version have no "family": they are `field` models.
+#include <torch/torch.h>
+
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
 namespace surrox::surrogates {
 
+// Opens `path` as a native model: a torch archive with a string "metadata" entry, which goes
+// into `metadata_text`. False for anything else (a TorchScript file, or no model at all).
+bool open_model_archive(const std::filesystem::path& path, torch::serialize::InputArchive& archive,
+                        std::string& metadata_text);
 // The model's metadata JSON; InputError for a file that is not a surrox model.
 nlohmann::json read_model_metadata(const std::filesystem::path& path);
 // Its "family", "field" when absent.

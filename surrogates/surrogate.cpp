@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/schema_validator.hpp"
 #include "core/version.hpp"
+#include "surrogates/model_file.hpp"
 #include "surrogates/networks.hpp"
 
 namespace surrox::surrogates {
@@ -121,17 +122,11 @@ std::unique_ptr<Surrogate> Surrogate::load(const std::filesystem::path& path) {
   // A native model: a torch archive with "metadata" and "network".
   {
     torch::serialize::InputArchive archive;
-    bool readable = true;
-    try {
-      archive.load_from(source);
-    } catch (const c10::Error&) {
-      readable = false;
-    }
-    c10::IValue text;
-    if (readable && archive.try_read("metadata", text) && text.isString()) {
+    std::string text;
+    if (open_model_archive(path, archive, text)) {
       SurrogateMetadata metadata;
       try {
-        metadata = SurrogateMetadata::from_json(nlohmann::json::parse(text.toStringRef()), source);
+        metadata = SurrogateMetadata::from_json(nlohmann::json::parse(text), source);
       } catch (const nlohmann::json::exception&) {
         throw InputError(source + ": the model metadata is not JSON");
       }
