@@ -99,7 +99,7 @@ std::string mutate(std::string text, std::mt19937& rng) {
 std::vector<std::filesystem::path> case_files() {
   std::vector<std::filesystem::path> files;
   for (const auto& entry :
-       std::filesystem::recursive_directory_iterator(testing::source_dir() / "cases"))
+       std::filesystem::recursive_directory_iterator(surrox::testing::source_dir() / "cases"))
     if (entry.path().extension() == ".yaml") files.push_back(entry.path());
   return files;
 }
@@ -135,7 +135,7 @@ TEST(CaseFuzz, MutatedCasesLoadOrFailCleanly) {
 }
 
 TEST(CaseFuzz, ExecutableExitsWithZeroOrTwo) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   std::mt19937 rng(7);
   const std::string original = read_text(case_files().front());
   int twos = 0;
@@ -145,7 +145,7 @@ TEST(CaseFuzz, ExecutableExitsWithZeroOrTwo) {
     const auto path = dir / ("mutated_" + std::to_string(trial) + ".yaml");
     std::ofstream(path, std::ios::binary) << text;
     std::string output;
-    const int code = testing::run_surrox(
+    const int code = surrox::testing::run_surrox(
         "validate -q " + path.string() + " -o " + (dir / "out").string(), &output);
     EXPECT_TRUE(code == 0 || code == 2) << "exit " << code << "\n"
                                         << output << "\n--- case:\n"

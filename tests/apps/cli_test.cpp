@@ -18,7 +18,7 @@ namespace surrox {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::run_surrox;
+using surrox::testing::run_surrox;
 
 std::string cli_read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -41,7 +41,7 @@ void expect_no_temporaries(const fs::path& dir) {
     EXPECT_EQ(entry.path().string().find(".tmp-"), std::string::npos) << entry.path();
 }
 
-fs::path demo_case() { return testing::source_dir() / "cases/demo/heat.yaml"; }
+fs::path demo_case() { return surrox::testing::source_dir() / "cases/demo/heat.yaml"; }
 
 TEST(Cli, HelpForTheToolAndEveryCommand) {
   std::string out;
@@ -66,7 +66,7 @@ TEST(Cli, CommandLineMistakesExitWithTwo) {
 }
 
 TEST(Cli, RunWritesFieldsDatasetAndSummary) {
-  const fs::path dir = testing::scratch_dir();
+  const fs::path dir = surrox::testing::scratch_dir();
   std::string out;
   ASSERT_EQ(run_surrox("run " + demo_case().string() + " -o " + dir.string() +
                            " --set solver.grid.points=[33,33] --set output.interval=0.025",
@@ -107,7 +107,7 @@ TEST(Cli, RunWritesFieldsDatasetAndSummary) {
 }
 
 TEST(Cli, BadCasesExitWithTwoAndSayWhere) {
-  const fs::path dir = testing::scratch_dir();
+  const fs::path dir = surrox::testing::scratch_dir();
   std::ofstream(dir / "typo.yaml") << "solver:\n  type: heat\n  diffusivty: 2\n";
   std::string out;
   EXPECT_EQ(run_surrox("validate " + (dir / "typo.yaml").string() + " -o " + dir.string(), &out),
@@ -131,7 +131,7 @@ TEST(Cli, BadCasesExitWithTwoAndSayWhere) {
 }
 
 TEST(Cli, ValidatePrintsTheResolvedCase) {
-  const fs::path dir = testing::scratch_dir();
+  const fs::path dir = surrox::testing::scratch_dir();
   std::string out;
   ASSERT_EQ(run_surrox("validate " + demo_case().string() + " -o " + dir.string(), &out), 0) << out;
   expect_contains(out, "cfl: 0.9");
@@ -139,7 +139,7 @@ TEST(Cli, ValidatePrintsTheResolvedCase) {
 }
 
 TEST(Cli, ADivergingRunExitsWithOneAndSaysWhen) {
-  const fs::path dir = testing::scratch_dir();
+  const fs::path dir = surrox::testing::scratch_dir();
   std::string out;
   // 1e308 overflows on the first Laplacian: the run must stop, not write garbage on.
   EXPECT_EQ(run_surrox("run " + demo_case().string() + " -o " + dir.string() +
@@ -154,12 +154,13 @@ TEST(Cli, ADivergingRunExitsWithOneAndSaysWhen) {
 }
 
 TEST(Cli, InfoDescribesParaViewAndHdf5Files) {
-  const fs::path dir = testing::scratch_dir();
+  const fs::path dir = surrox::testing::scratch_dir();
   std::string out;
-  ASSERT_EQ(run_surrox("info " + testing::shared_data("paraview/wavelet_zlib.vti").string() +
-                           " -o " + dir.string(),
-                       &out),
-            0)
+  ASSERT_EQ(
+      run_surrox("info " + surrox::testing::shared_data("paraview/wavelet_zlib.vti").string() +
+                     " -o " + dir.string(),
+                 &out),
+      0)
       << out;
   expect_contains(out, "9261 points, 8000 cells");
   expect_contains(out, "RTData");
@@ -167,35 +168,35 @@ TEST(Cli, InfoDescribesParaViewAndHdf5Files) {
   EXPECT_NEAR(entry["point_arrays"][0]["range"][0].get<double>(), 37.3531, 1e-3);
   EXPECT_NEAR(entry["point_arrays"][0]["range"][1].get<double>(), 276.8288, 1e-3);
 
-  ASSERT_EQ(run_surrox("info " + testing::shared_data("paraview/timeseries.pvd").string() + " -o " +
-                           dir.string(),
+  ASSERT_EQ(run_surrox("info " + surrox::testing::shared_data("paraview/timeseries.pvd").string() +
+                           " -o " + dir.string(),
                        &out),
             0);
   EXPECT_EQ(summary_of(dir)["results"]["datasets"]["entries"].size(), 10u);
 }
 
 TEST(Cli, InfoAndConvertLeaveNoFolderWithoutOutputOption) {
-  const fs::path dir = testing::scratch_dir() / "cwd";
+  const fs::path dir = surrox::testing::scratch_dir() / "cwd";
   fs::create_directories(dir);
-  const std::string vti = testing::shared_data("paraview/wavelet_zlib.vti").string();
+  const std::string vti = surrox::testing::shared_data("paraview/wavelet_zlib.vti").string();
   auto in_dir = [&](const std::string& args) {
-    return "sh -c 'cd " + dir.string() + " && " + testing::surrox_executable().string() + " " +
-           args + "'";
+    return "sh -c 'cd " + dir.string() + " && " + surrox::testing::surrox_executable().string() +
+           " " + args + "'";
   };
   std::string out;
-  ASSERT_EQ(testing::run_command(in_dir("info " + vti), &out), 0) << out;
-  ASSERT_EQ(testing::run_command(in_dir("convert " + vti + " wavelet.h5"), &out), 0) << out;
+  ASSERT_EQ(surrox::testing::run_command(in_dir("info " + vti), &out), 0) << out;
+  ASSERT_EQ(surrox::testing::run_command(in_dir("convert " + vti + " wavelet.h5"), &out), 0) << out;
   EXPECT_TRUE(fs::exists(dir / "wavelet.h5"));
   for (const auto& entry : fs::directory_iterator(dir))  // the converted file and its sidecar only
     EXPECT_EQ(entry.path().stem(), "wavelet") << entry.path() << " was left behind";
-  ASSERT_EQ(testing::run_command(in_dir("info --help"), &out), 0);
+  ASSERT_EQ(surrox::testing::run_command(in_dir("info --help"), &out), 0);
   expect_contains(out, "nothing is written");
 }
 
 TEST(Cli, ConvertsASeriesToHdf5AndBack) {
-  const fs::path dir = testing::scratch_dir();
+  const fs::path dir = surrox::testing::scratch_dir();
   std::string out;
-  const fs::path pvd = testing::shared_data("paraview/timeseries.pvd");
+  const fs::path pvd = surrox::testing::shared_data("paraview/timeseries.pvd");
   ASSERT_EQ(run_surrox("convert " + pvd.string() + " " + (dir / "series.h5").string() + " -o " +
                            dir.string(),
                        &out),
@@ -225,7 +226,7 @@ TEST(Cli, ConvertsASeriesToHdf5AndBack) {
 }
 
 TEST(Cli, CorruptInputFilesExitWithTwo) {
-  const fs::path dir = testing::scratch_dir();
+  const fs::path dir = surrox::testing::scratch_dir();
   auto truncated_copy = [&](const fs::path& from, const std::string& name) {
     const std::string text = cli_read_text(from);
     std::ofstream(dir / name, std::ios::binary) << text.substr(0, text.size() / 2);
@@ -233,17 +234,19 @@ TEST(Cli, CorruptInputFilesExitWithTwo) {
   };
   std::string out;
   for (const auto& file :
-       {truncated_copy(testing::shared_data("paraview/wavelet_zlib.vti"), "half.vti"),
-        truncated_copy(testing::shared_data("paraview/wavelet_clip_binary.vtu"), "half.vtu"),
-        truncated_copy(testing::shared_data("paraview/timeseries.pvd"), "half.pvd")}) {
+       {truncated_copy(surrox::testing::shared_data("paraview/wavelet_zlib.vti"), "half.vti"),
+        truncated_copy(surrox::testing::shared_data("paraview/wavelet_clip_binary.vtu"),
+                       "half.vtu"),
+        truncated_copy(surrox::testing::shared_data("paraview/timeseries.pvd"), "half.pvd")}) {
     EXPECT_EQ(run_surrox("info " + file.string() + " -o " + dir.string(), &out), 2) << out;
     expect_contains(out, file.filename().string());
   }
   // A truncated HDF5 dataset written by surrox itself.
-  ASSERT_EQ(run_surrox("convert " + testing::shared_data("paraview/wavelet_zlib.vti").string() +
-                           " " + (dir / "whole.h5").string() + " -o " + dir.string(),
-                       &out),
-            0)
+  ASSERT_EQ(
+      run_surrox("convert " + surrox::testing::shared_data("paraview/wavelet_zlib.vti").string() +
+                     " " + (dir / "whole.h5").string() + " -o " + dir.string(),
+                 &out),
+      0)
       << out;
   const fs::path half_h5 = truncated_copy(dir / "whole.h5", "half.h5");
   EXPECT_EQ(run_surrox("convert " + half_h5.string() + " " + (dir / "x.pvd").string() + " -o " +
@@ -257,10 +260,12 @@ TEST(Cli, CorruptInputFilesExitWithTwo) {
 
 TEST(Cli, CaseReferenceIsUpToDate) {
   std::string generated;
-  ASSERT_EQ(run_surrox("docs case-reference --log-level off -o " + testing::scratch_dir().string(),
-                       &generated),
+  ASSERT_EQ(run_surrox(
+                "docs case-reference --log-level off -o " + surrox::testing::scratch_dir().string(),
+                &generated),
             0);
-  const std::string committed = cli_read_text(testing::source_dir() / "docs/case-reference.md");
+  const std::string committed =
+      cli_read_text(surrox::testing::source_dir() / "docs/case-reference.md");
   EXPECT_EQ(generated, committed)
       << "docs/case-reference.md is stale; regenerate it with\n"
          "  build/release/apps/surrox docs case-reference --log-level off -o /tmp/docs > docs/case-reference.md";
@@ -268,10 +273,11 @@ TEST(Cli, CaseReferenceIsUpToDate) {
 
 TEST(Cli, EveryCaseFileValidatesAndRuns) {
   int cases = 0;
-  for (const auto& entry : fs::recursive_directory_iterator(testing::source_dir() / "cases")) {
+  for (const auto& entry :
+       fs::recursive_directory_iterator(surrox::testing::source_dir() / "cases")) {
     if (entry.path().extension() != ".yaml") continue;
     ++cases;
-    const fs::path dir = testing::scratch_dir() / entry.path().stem();
+    const fs::path dir = surrox::testing::scratch_dir() / entry.path().stem();
     std::string out;
     EXPECT_EQ(run_surrox("validate -q " + entry.path().string() + " -o " + dir.string(), &out), 0)
         << out;
@@ -297,7 +303,7 @@ namespace surrox {
 namespace {
 
 TEST(Cli, ARunStoppedHalfwayAndRestartedEqualsTheUninterruptedRunBitwise) {
-  const fs::path dir = testing::scratch_dir();
+  const fs::path dir = surrox::testing::scratch_dir();
   const std::string common =
       demo_case().string() + " --set solver.grid.points=[33,33] --set output.vtk=false";
   std::string out;

@@ -26,23 +26,24 @@ nlohmann::json results_of(const std::filesystem::path& dir) {
 }
 
 TEST(CollectionTraining, TrainsOnParaViewFilesAndEvaluatesAHeldOutFile) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const auto data = dir / "data";
   std::string why, out;
-  std::string python = testing::paraview_python(&why);
+  std::string python = surrox::testing::paraview_python(&why);
   if (python.empty()) {
     python = "python3";
     std::cerr << why << "; the collection is written with VTK's Python instead of ParaView's\n";
   }
-  const auto script = testing::source_dir() / "cases/collection/make_collection.py";
-  ASSERT_EQ(testing::run_command(python + " " + script.string() + " " + data.string(), &out), 0)
+  const auto script = surrox::testing::source_dir() / "cases/collection/make_collection.py";
+  ASSERT_EQ(
+      surrox::testing::run_command(python + " " + script.string() + " " + data.string(), &out), 0)
       << out;
 
-  const auto config = testing::source_dir() / "cases/collection/train.yml";
+  const auto config = surrox::testing::source_dir() / "cases/collection/train.yml";
   const std::string train = "train " + config.string() +
                             " --set data.files=" + (data / "manifest.csv").string() +
                             " --set training.epochs=80 --set runtime.log_level=warn -o ";
-  ASSERT_EQ(testing::run_surrox(train + (dir / "train").string(), &out), 0) << out;
+  ASSERT_EQ(surrox::testing::run_surrox(train + (dir / "train").string(), &out), 0) << out;
   const auto r = results_of(dir / "train");
   EXPECT_EQ(r["cases"]["train"], 9);
   EXPECT_EQ(r["cases"]["validation"], 3);
@@ -59,10 +60,10 @@ TEST(CollectionTraining, TrainsOnParaViewFilesAndEvaluatesAHeldOutFile) {
   EXPECT_EQ(recorded["block"], "internalMesh");
 
   // The held-out file: a mesh and an Re the training never saw.
-  ASSERT_EQ(testing::run_surrox("evaluate " + (dir / "train" / "model.pt").string() + " " +
-                                    (data / "heldout.csv").string() + " -o " +
-                                    (dir / "evaluate").string(),
-                                &out),
+  ASSERT_EQ(surrox::testing::run_surrox("evaluate " + (dir / "train" / "model.pt").string() + " " +
+                                            (data / "heldout.csv").string() + " -o " +
+                                            (dir / "evaluate").string(),
+                                        &out),
             0)
       << out;
   const auto e = results_of(dir / "evaluate");
@@ -71,15 +72,15 @@ TEST(CollectionTraining, TrainsOnParaViewFilesAndEvaluatesAHeldOutFile) {
   EXPECT_EQ(e["by_case_group"]["unseen"]["cases"], 1) << e.dump();
 
   // A held-out file without its parameters: exit 2 saying a manifest is needed.
-  EXPECT_EQ(testing::run_surrox("evaluate " + (dir / "train" / "model.pt").string() + " " +
-                                    (data / "heldout.vtm").string(),
-                                &out),
+  EXPECT_EQ(surrox::testing::run_surrox("evaluate " + (dir / "train" / "model.pt").string() + " " +
+                                            (data / "heldout.vtm").string(),
+                                        &out),
             2);
   EXPECT_NE(out.find("give a manifest"), std::string::npos) << out;
 
   // Trained again: the rows come from the cache (not rewritten; same result, bit for bit).
   const auto cached = std::filesystem::last_write_time(data / "manifest.cache.h5");
-  ASSERT_EQ(testing::run_surrox(train + (dir / "again").string(), &out), 0) << out;
+  ASSERT_EQ(surrox::testing::run_surrox(train + (dir / "again").string(), &out), 0) << out;
   EXPECT_EQ(results_of(dir / "again")["best_validation_loss"], r["best_validation_loss"]);
   EXPECT_EQ(std::filesystem::last_write_time(data / "manifest.cache.h5"), cached);
 }

@@ -19,7 +19,7 @@ namespace surrox {
 namespace {
 namespace fs = std::filesystem;
 
-nlohmann::json results_of(const fs::path& dir) {
+nlohmann::json dp_results_of(const fs::path& dir) {
   std::ifstream in(dir / "summary.json");
   return nlohmann::json::parse(in)["results"];
 }
@@ -29,39 +29,40 @@ fs::path make_frames(const fs::path& dir, const std::string& name, int temperatu
   const fs::path out = dir / name;
   std::string log;
   const std::string args =
-      "run " + (testing::source_dir() / "cases/deep_potential/si_reference.yaml").string() +
+      "run " + (surrox::testing::source_dir() / "cases/deep_potential/si_reference.yaml").string() +
       " -o " + out.string() +
       " --log-level warn --set solver.steps=120 --set solver.deepmd.first=20" +
       " --set solver.deepmd.every=10 --set solver.deepmd.set_size=6" +
       " --set solver.integrator.temperature=" + std::to_string(temperature) +
       " --set solver.integrator.seed=" + std::to_string(seed);
-  EXPECT_EQ(testing::run_surrox(args, &log), 0) << log;
+  EXPECT_EQ(surrox::testing::run_surrox(args, &log), 0) << log;
   return out / "deepmd";
 }
 
 TEST(DeepPotentialCommand, RunTrainEvaluate) {
-  const fs::path dir = testing::scratch_dir();
+  const fs::path dir = surrox::testing::scratch_dir();
   const fs::path train = make_frames(dir, "train", 900, 3), held = make_frames(dir, "held", 700, 4);
   EXPECT_TRUE(fs::exists(train / "set.001/coord.npy"));  // 11 frames in sets of 6
-  const std::string config = (testing::source_dir() / "cases/deep_potential/si_train.yml").string();
+  const std::string config =
+      (surrox::testing::source_dir() / "cases/deep_potential/si_train.yml").string();
   std::string log;
-  ASSERT_EQ(testing::run_surrox("train " + config + " -o " + (dir / "dp").string() +
-                                    " --set 'data.train=[" + train.string() +
-                                    "]' --set 'data.validation=[" + held.string() +
-                                    "]' --set training.steps=40 --set training.disp_freq=20",
-                                &log),
+  ASSERT_EQ(surrox::testing::run_surrox(
+                "train " + config + " -o " + (dir / "dp").string() + " --set 'data.train=[" +
+                    train.string() + "]' --set 'data.validation=[" + held.string() +
+                    "]' --set training.steps=40 --set training.disp_freq=20",
+                &log),
             0)
       << log;
-  const auto trained = results_of(dir / "dp");
+  const auto trained = dp_results_of(dir / "dp");
   EXPECT_EQ(trained["steps"], 40);
   EXPECT_EQ(trained["validation"]["frames"], 11);
   EXPECT_TRUE(fs::exists(dir / "dp/metrics.csv"));
-  ASSERT_EQ(testing::run_surrox("evaluate " + (dir / "dp/model.pt").string() + " " + held.string() +
-                                    " -o " + (dir / "eval").string(),
-                                &log),
+  ASSERT_EQ(surrox::testing::run_surrox("evaluate " + (dir / "dp/model.pt").string() + " " +
+                                            held.string() + " -o " + (dir / "eval").string(),
+                                        &log),
             0)
       << log;
-  const auto evaluated = results_of(dir / "eval");
+  const auto evaluated = dp_results_of(dir / "eval");
   EXPECT_EQ(evaluated["family"], "deep_potential");
   EXPECT_EQ(evaluated["frames"], 11);
   EXPECT_EQ(evaluated["atoms"], 11 * 64);
@@ -82,17 +83,17 @@ TEST(DeepPotentialCommand, RunTrainEvaluate) {
   EXPECT_TRUE(torch::equal(e1, dp::predict(again, batch).energy));
 
   // Bad input: exit 2 with the reason.
-  ASSERT_EQ(testing::run_surrox("train " + config + " -o " + (dir / "bad").string() +
-                                    " --set 'data.train=[" + train.string() +
-                                    "]' --set 'model.type_map=[Ge]'",
-                                &log),
+  ASSERT_EQ(surrox::testing::run_surrox("train " + config + " -o " + (dir / "bad").string() +
+                                            " --set 'data.train=[" + train.string() +
+                                            "]' --set 'model.type_map=[Ge]'",
+                                        &log),
             2);
   EXPECT_NE(log.find("element Si is not in the model's type_map (Ge)"), std::string::npos) << log;
   const fs::path coord = held / "set.000/coord.npy";
   fs::resize_file(coord, fs::file_size(coord) - 8);
-  EXPECT_EQ(testing::run_surrox("evaluate " + (dir / "dp/model.pt").string() + " " + held.string() +
-                                    " -o " + (dir / "eval2").string(),
-                                &log),
+  EXPECT_EQ(surrox::testing::run_surrox("evaluate " + (dir / "dp/model.pt").string() + " " +
+                                            held.string() + " -o " + (dir / "eval2").string(),
+                                        &log),
             2);
   EXPECT_NE(log.find("truncated"), std::string::npos) << log;
 }

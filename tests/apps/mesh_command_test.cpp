@@ -14,12 +14,12 @@ namespace surrox {
 namespace {
 
 TEST(MeshCommand, WritesGridAndQuality) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   std::ofstream(dir / "mesh.yaml")
       << "mesh:\n  airfoil: {type: naca, digits: '2412'}\n  cells_around: 128\n"
          "  cells_normal: 48\n  first_cell_height: 1.0e-3\n";
   std::string out;
-  ASSERT_EQ(testing::run_surrox(
+  ASSERT_EQ(surrox::testing::run_surrox(
                 "mesh " + (dir / "mesh.yaml").string() + " -o " + (dir / "out").string(), &out),
             0)
       << out;
@@ -38,11 +38,11 @@ TEST(MeshCommand, WritesGridAndQuality) {
 }
 
 TEST(MeshCommand, OpenCoordinatesAreExitTwo) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   std::ofstream(dir / "open.dat") << "open\n1.0 0.0\n0.5 0.06\n0.0 0.0\n0.5 -0.06\n0.9 -0.1\n";
   std::ofstream(dir / "mesh.yaml") << "mesh:\n  airfoil: {type: selig, file: open.dat}\n";
   std::string out;
-  EXPECT_EQ(testing::run_surrox(
+  EXPECT_EQ(surrox::testing::run_surrox(
                 "mesh " + (dir / "mesh.yaml").string() + " -o " + (dir / "out").string(), &out),
             2)
       << out;

@@ -21,9 +21,9 @@ namespace surrox::apps {
 namespace {
 
 TEST(SweepMpi, RanksShareTheCasesAndMatchSingleRuns) {
-  Runtime& runtime = testing::runtime();
+  Runtime& runtime = surrox::testing::runtime();
   ASSERT_EQ(runtime.size(), 2);
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const auto path = dir / "sweep.yaml";
   if (runtime.root())
     std::ofstream(path)

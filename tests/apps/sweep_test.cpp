@@ -71,14 +71,14 @@ TEST(Sweep, CaseWithoutValuesIsNotASweep) {
 }
 
 TEST(Sweep, BadValueStopsTheSweepBeforeAnyCaseRuns) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   std::string text = kSweepCase;
   text.replace(text.find("[0.5, 1.0]"), 10, "[0.5, -1.0]");
   const auto path = write_case(dir, text);
   SweepOptions options{path, {}, dir / "out"};
   const io::CaseFile c = io::load_case(path, run_case_schema());
   try {
-    run_sweep(testing::runtime(), c, options);
+    run_sweep(surrox::testing::runtime(), c, options);
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("case_0003"), std::string::npos) << e.what();
@@ -88,11 +88,11 @@ TEST(Sweep, BadValueStopsTheSweepBeforeAnyCaseRuns) {
 }
 
 TEST(Sweep, DatasetHoldsEachCaseAsASeparateRunWouldAndResumes) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const auto path = write_case(dir, kSweepCase);
   SweepOptions options{path, {}, dir / "out"};
   const io::CaseFile c = io::load_case(path, run_case_schema());
-  const nlohmann::json first = run_sweep(testing::runtime(), c, options);
+  const nlohmann::json first = run_sweep(surrox::testing::runtime(), c, options);
   EXPECT_EQ(first["cases_run"], 6);
   EXPECT_EQ(first["cases_failed"], 0);
 
@@ -113,7 +113,7 @@ TEST(Sweep, DatasetHoldsEachCaseAsASeparateRunWouldAndResumes) {
   RunOptions run;
   run.output_dir = dir / "single";
   std::filesystem::create_directories(run.output_dir);
-  run_solver(testing::runtime(), single, run);
+  run_solver(surrox::testing::runtime(), single, run);
   const io::Hdf5DatasetReader reference(run.output_dir / "fields.h5");
   for (const auto& field : reference.fields()) {
     const auto expected = reference.read(field.name, reference.steps() - 1);
@@ -126,7 +126,7 @@ TEST(Sweep, DatasetHoldsEachCaseAsASeparateRunWouldAndResumes) {
 
   // Interrupt: case 2 never finished. The rerun runs it alone and rebuilds the same dataset.
   std::filesystem::remove(dir / "out" / "cases" / "case_0002" / "case.json");
-  const nlohmann::json second = run_sweep(testing::runtime(), c, options);
+  const nlohmann::json second = run_sweep(surrox::testing::runtime(), c, options);
   EXPECT_EQ(second["cases_run"], 1);
   EXPECT_EQ(second["cases_skipped"], 5);
   const io::SweepDatasetReader again(dir / "out" / "sweep.h5");
@@ -137,11 +137,11 @@ TEST(Sweep, DatasetHoldsEachCaseAsASeparateRunWouldAndResumes) {
   SweepOptions changed = options;
   changed.overrides = {"solver.end_time=0.004"};
   const io::CaseFile c2 = io::load_case(path, run_case_schema(), changed.overrides);
-  EXPECT_EQ(run_sweep(testing::runtime(), c2, changed)["cases_run"], 6);
+  EXPECT_EQ(run_sweep(surrox::testing::runtime(), c2, changed)["cases_run"], 6);
 }
 
 TEST(SweepDataset, ForeignFileIsInputError) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const auto missing = dir / "none.h5";
   EXPECT_THROW(io::SweepDatasetReader{missing}, InputError);
   std::ofstream(dir / "text.h5") << "not hdf5";

@@ -35,10 +35,11 @@ nlohmann::json summary(const std::filesystem::path& dir) {
 }
 
 TEST(TrainCommand, WritesModelMetricsAndErrors) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const auto config = write_config(dir);
   std::string out;
-  ASSERT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "out").string(), &out),
+  ASSERT_EQ(surrox::testing::run_surrox(
+                "train " + config.string() + " -o " + (dir / "out").string(), &out),
             0)
       << out;
   const auto r = summary(dir / "out");
@@ -58,15 +59,16 @@ TEST(TrainCommand, WritesModelMetricsAndErrors) {
 
   // Stopped after 2 epochs, then resumed: the same final losses as the straight run.
   ASSERT_EQ(
-      testing::run_surrox(
+      surrox::testing::run_surrox(
           "train " + config.string() + " -o " + (dir / "split").string() + " --max-epochs 2", &out),
       0)
       << out;
   EXPECT_EQ(summary(dir / "split")["finished"], false);
-  ASSERT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "split").string() +
-                                    " --resume " + (dir / "split" / "checkpoint.pt").string(),
-                                &out),
-            0)
+  ASSERT_EQ(
+      surrox::testing::run_surrox("train " + config.string() + " -o " + (dir / "split").string() +
+                                      " --resume " + (dir / "split" / "checkpoint.pt").string(),
+                                  &out),
+      0)
       << out;
   const auto resumed = summary(dir / "split");
   EXPECT_EQ(resumed["finished"], true);
@@ -77,19 +79,20 @@ TEST(TrainCommand, WritesModelMetricsAndErrors) {
 // `surrox evaluate` on the sweep the model was trained on: every case, and on the cases
 // training held out, the same errors training reported.
 TEST(EvaluateCommand, FieldModelReproducesTrainingTestErrors) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const auto config = write_config(dir);
   std::string out;
-  ASSERT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "out").string(), &out),
+  ASSERT_EQ(surrox::testing::run_surrox(
+                "train " + config.string() + " -o " + (dir / "out").string(), &out),
             0)
       << out;
   const auto trained = summary(dir / "out");
   const auto sweep = dir / "sweep.h5";
   std::filesystem::create_directories(dir / "again");
-  ASSERT_EQ(testing::run_surrox("evaluate " + (dir / "out" / "model.pt").string() + " " +
-                                    training::make_sweep(dir / "again").string() + " -o " +
-                                    (dir / "eval").string(),
-                                &out),
+  ASSERT_EQ(surrox::testing::run_surrox("evaluate " + (dir / "out" / "model.pt").string() + " " +
+                                            training::make_sweep(dir / "again").string() + " -o " +
+                                            (dir / "eval").string(),
+                                        &out),
             0)
       << out;
   const auto r = summary(dir / "eval");
@@ -110,37 +113,39 @@ TEST(EvaluateCommand, FieldModelReproducesTrainingTestErrors) {
   EXPECT_EQ(lines, 11);
 
   // Not a model, and a model on a file that is not a sweep: exit 2 with the reason.
-  EXPECT_EQ(testing::run_surrox("evaluate " + config.string() + " " + sweep.string(), &out), 2);
+  EXPECT_EQ(surrox::testing::run_surrox("evaluate " + config.string() + " " + sweep.string(), &out),
+            2);
   EXPECT_NE(out.find("not a model"), std::string::npos) << out;
-  EXPECT_EQ(testing::run_surrox(
+  EXPECT_EQ(surrox::testing::run_surrox(
                 "evaluate " + (dir / "out" / "model.pt").string() + " " + config.string(), &out),
             2)
       << out;
 }
 
 TEST(TrainCommand, BadConfigsAreExitTwo) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const auto config = write_config(dir);
   std::string out;
-  EXPECT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "a").string() +
-                                    " --set \"data.outputs=[pressur]\"",
-                                &out),
+  EXPECT_EQ(surrox::testing::run_surrox("train " + config.string() + " -o " + (dir / "a").string() +
+                                            " --set \"data.outputs=[pressur]\"",
+                                        &out),
             2);
   EXPECT_NE(out.find("no field 'pressur'"), std::string::npos) << out;
-  EXPECT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "b").string() +
-                                    " --set \"data.split=[0.0, 0.5, 0.5]\"",
-                                &out),
+  EXPECT_EQ(surrox::testing::run_surrox("train " + config.string() + " -o " + (dir / "b").string() +
+                                            " --set \"data.split=[0.0, 0.5, 0.5]\"",
+                                        &out),
             2);
   EXPECT_NE(out.find("training split is empty"), std::string::npos) << out;
-  EXPECT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "c").string() +
-                                    " --set network.type=mpl",
-                                &out),
+  EXPECT_EQ(surrox::testing::run_surrox("train " + config.string() + " -o " + (dir / "c").string() +
+                                            " --set network.type=mpl",
+                                        &out),
             2);
   EXPECT_NE(out.find("mlp"), std::string::npos) << out;
   // An unknown family, in the file: its line and the known families.
   std::ofstream(config, std::ios::app) << "family: feild\n";
-  EXPECT_EQ(testing::run_surrox("train " + config.string() + " -o " + (dir / "d").string(), &out),
-            2);
+  EXPECT_EQ(
+      surrox::testing::run_surrox("train " + config.string() + " -o " + (dir / "d").string(), &out),
+      2);
   EXPECT_NE(out.find("train.yaml:14:9"), std::string::npos) << out;
   EXPECT_NE(out.find("did you mean 'field'"), std::string::npos) << out;
 }

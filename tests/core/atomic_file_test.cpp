@@ -20,7 +20,7 @@ std::string read_text(const std::filesystem::path& path) {
 }
 
 TEST(AtomicFile, NothingAppearsUnderTheFinalNameUntilCommit) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const auto path = dir / "nested" / "result.txt";
   {
     AtomicFile file(path);
@@ -33,7 +33,7 @@ TEST(AtomicFile, NothingAppearsUnderTheFinalNameUntilCommit) {
 }
 
 TEST(AtomicFile, AFailedRewriteKeepsThePreviousGoodFile) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const auto path = dir / "summary.json";
   write_text_atomically(path, "good");
   {

@@ -16,7 +16,7 @@ namespace surrox {
 namespace {
 
 TEST(Runtime, InitialisesEveryBackendOnEveryRank) {
-  Runtime& runtime = testing::runtime();
+  Runtime& runtime = surrox::testing::runtime();
   EXPECT_TRUE(Runtime::active());
   EXPECT_EQ(runtime.size(), 2);
   EXPECT_TRUE(Kokkos::is_initialized());
@@ -34,13 +34,13 @@ TEST(Runtime, InitialisesEveryBackendOnEveryRank) {
 
 TEST(Runtime, ReportsTheBlasActuallyLoaded) {
   // The bootstrap installs OpenBLAS: the reference BLAS would make training ~10x slower.
-  EXPECT_EQ(testing::runtime().configuration()["blas"], "OpenBLAS (OpenMP)");
+  EXPECT_EQ(surrox::testing::runtime().configuration()["blas"], "OpenBLAS (OpenMP)");
   EXPECT_EQ(blas_vendor("/usr/lib/x86_64-linux-gnu/blas/libblas.so.3"), "reference BLAS");
   EXPECT_EQ(blas_vendor(""), "none loaded");
 }
 
 TEST(Runtime, SplitsThreadsBetweenRanksOnANode) {
-  Runtime& runtime = testing::runtime();
+  Runtime& runtime = surrox::testing::runtime();
   runtime.set_torch_threads(3);
   EXPECT_EQ(runtime.torch_threads(), 3);
   runtime.set_torch_threads(0);
@@ -56,7 +56,8 @@ TEST(Runtime, OnlyOneRuntimePerProcess) {
 
 TEST(Runtime, ErrorsNameTheRankWhenThereAreSeveral) {
   const std::string what = Error("it broke", {"f.h5"}).what();
-  EXPECT_EQ(what, "f.h5: it broke [rank " + std::to_string(testing::runtime().rank()) + "]");
+  EXPECT_EQ(what,
+            "f.h5: it broke [rank " + std::to_string(surrox::testing::runtime().rank()) + "]");
 }
 
 }  // namespace

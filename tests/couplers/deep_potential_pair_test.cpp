@@ -47,7 +47,7 @@ std::string make_model() {
   m->compute_statistics({dp::make_batch(
       {dp::build_environment(coord.data(), box.data(), types, c.rcut, c.sel)}, types, 1)});
   m->bias.fill_(-4.3);
-  const auto path = (testing::scratch_dir() / "model.pt").string();
+  const auto path = (surrox::testing::scratch_dir() / "model.pt").string();
   dp::save_model(path, m);
   return path;
 }

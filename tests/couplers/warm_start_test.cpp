@@ -278,10 +278,10 @@ std::string coupled_case(const std::filesystem::path& dir, const std::string& mo
 }
 
 TEST(WarmStartCase, ModelThatDoesNotFitIsExitCodeTwo) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   save_mlp(dir / "model.pt", {"centroid_x", "centroid_y", "solver.reynolds_number"});
   std::string output;
-  const int rc = testing::run_surrox(
+  const int rc = surrox::testing::run_surrox(
       "run " + coupled_case(dir, "model.pt") + " -o " + (dir / "out").string(), &output);
   EXPECT_EQ(rc, 2) << output;
   EXPECT_NE(output.find("solver.reynolds_number"), std::string::npos) << output;
@@ -289,11 +289,11 @@ TEST(WarmStartCase, ModelThatDoesNotFitIsExitCodeTwo) {
 }
 
 TEST(WarmStartCase, CaseFileWithACouplerSectionWritesTheComparison) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   save_mlp(dir / "model.pt",
            {"centroid_x", "centroid_y", "wall_distance", "solver.alpha_deg", "solver.mach"});
   std::string output;
-  const int rc = testing::run_surrox(
+  const int rc = surrox::testing::run_surrox(
       "run " + coupled_case(dir, "model.pt") + " -o " + (dir / "out").string(), &output);
   ASSERT_EQ(rc, 0) << output;
   const auto summary = nlohmann::json::parse(std::ifstream(dir / "out/summary.json"));

@@ -215,7 +215,7 @@ TEST(CaseFile, SemanticChecksPointAtTheLine) {
 }
 
 TEST(CaseFile, PathsResolveAgainstTheCaseFolderAndMustExist) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   std::ofstream(dir / "mesh.dat") << "x";
   std::ofstream(dir / "case.yaml") << kValid << "files: {mesh: mesh.dat}\n";
   const CaseFile c = load_case(dir / "case.yaml", schema());

@@ -59,7 +59,7 @@ DeepmdFrames sample_frames(long frames) {
 }
 
 TEST(DeepmdNpy, NpyRoundTripIsBitwise) {
-  const fs::path p = testing::scratch_dir() / "a.npy";
+  const fs::path p = surrox::testing::scratch_dir() / "a.npy";
   std::vector<double> v = {1.0 / 3.0,
                            -0.0,
                            std::numeric_limits<double>::denorm_min(),
@@ -79,7 +79,7 @@ TEST(DeepmdNpy, NpyRoundTripIsBitwise) {
 }
 
 TEST(DeepmdNpy, SystemRoundTripIsBitwiseOverSeveralSets) {
-  const fs::path dir = testing::scratch_dir() / "sys";
+  const fs::path dir = surrox::testing::scratch_dir() / "sys";
   const DeepmdFrames d = sample_frames(5);
   write_deepmd_system(dir, d, 2);  // set.000 (2), set.001 (2), set.002 (1)
   EXPECT_TRUE(fs::exists(dir / "set.002/energy.npy"));
@@ -104,7 +104,8 @@ TEST(DeepmdNpy, SystemRoundTripIsBitwiseOverSeveralSets) {
 
 TEST(DeepmdNpy, ReadsWhatNumpyWrote) {
   // tests/io/data/make_deepmd_numpy.py: value = 0.25 frame + 0.125 column + offset.
-  const DeepmdFrames r = read_deepmd_system(testing::source_dir() / "tests/io/data/deepmd_numpy");
+  const DeepmdFrames r =
+      read_deepmd_system(surrox::testing::source_dir() / "tests/io/data/deepmd_numpy");
   EXPECT_EQ(r.type_map, (std::vector<std::string>{"Si", "Ge"}));
   EXPECT_EQ(r.types, (std::vector<int>{0, 1, 0}));
   ASSERT_EQ(r.frames, 5);
@@ -117,22 +118,23 @@ TEST(DeepmdNpy, ReadsWhatNumpyWrote) {
       EXPECT_EQ(r.box[f * 9 + c], c % 4 == 0 ? 10.0 : 0.0);
     }
   }
-  EXPECT_EQ(read_npy(testing::source_dir() / "tests/io/data/deepmd_numpy/set.000/coord.npy").dtype,
+  EXPECT_EQ(read_npy(surrox::testing::source_dir() / "tests/io/data/deepmd_numpy/set.000/coord.npy")
+                .dtype,
             "<f4");
 }
 
 TEST(DeepmdNpy, NumpyReadsWhatWeWrote) {
-  if (testing::run_command("/usr/bin/python3 -c 'import numpy' 2>/dev/null") != 0)
+  if (surrox::testing::run_command("/usr/bin/python3 -c 'import numpy' 2>/dev/null") != 0)
     GTEST_SKIP() << "python3-numpy is not installed";
-  const fs::path p = testing::scratch_dir() / "w.npy";
+  const fs::path p = surrox::testing::scratch_dir() / "w.npy";
   write_npy(p, {1.0 / 3.0, -2.5e-300, 7.0, 1e10, -0.0, 0.1}, {3, 2});
   std::string out;
-  ASSERT_EQ(
-      testing::run_command("/usr/bin/python3 -c \"import numpy as n; a = n.load('" + p.string() +
-                               "'); print(a.shape, a.dtype, [float(v).hex() for v in "
-                               "a.ravel()])\"",
-                           &out),
-      0)
+  ASSERT_EQ(surrox::testing::run_command("/usr/bin/python3 -c \"import numpy as n; a = n.load('" +
+                                             p.string() +
+                                             "'); print(a.shape, a.dtype, [float(v).hex() for v in "
+                                             "a.ravel()])\"",
+                                         &out),
+            0)
       << out;
   EXPECT_NE(out.find("(3, 2) float64 ['0x1.5555555555555p-2', '-0x1.ac9a7b3b7302fp-996', "
                      "'0x1.c000000000000p+2', '0x1.2a05f20000000p+33', '-0x0.0p+0', "
@@ -151,7 +153,7 @@ void expect_input_error(const std::function<void()>& f, const std::string& fragm
 }
 
 TEST(DeepmdNpy, BadInputIsAClearError) {
-  const fs::path base = testing::scratch_dir();
+  const fs::path base = surrox::testing::scratch_dir();
   const fs::path dir = base / "sys";
   write_deepmd_system(dir, sample_frames(3));
   const std::string coord = slurp(dir / "set.000/coord.npy");
@@ -187,7 +189,7 @@ TEST(DeepmdNpy, BadInputIsAClearError) {
 }
 
 TEST(DeepmdNpy, FuzzedFilesNeverCrash) {
-  const fs::path p = testing::scratch_dir() / "a.npy";
+  const fs::path p = surrox::testing::scratch_dir() / "a.npy";
   write_npy(p, {1, 2, 3, 4, 5, 6}, {3, 2});
   const std::string good = slurp(p);
   long errors = 0, parsed = 0;

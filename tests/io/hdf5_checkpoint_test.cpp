@@ -61,7 +61,7 @@ std::string file_bytes(const std::filesystem::path& path) {
 TEST(Hdf5Checkpoint, RoundTripIsBitwise) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   const int rank = rank_of(comm);
-  const auto path = testing::scratch_dir() / "restart.h5";
+  const auto path = surrox::testing::scratch_dir() / "restart.h5";
   const Hdf5Checkpoint written = make_checkpoint(rank, 0);
   written.write(path, comm);
   const Hdf5Checkpoint read = Hdf5Checkpoint::read(path, comm);
@@ -82,7 +82,7 @@ TEST(Hdf5Checkpoint, DifferentRankCountIsRefused) {
   int size = 1;
   MPI_Comm_size(comm, &size);
   if (size < 2) GTEST_SKIP() << "needs 2 ranks (runs under ctest as hdf5_checkpoint_test_np2)";
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   make_checkpoint(rank_of(comm), 0).write(dir / "two.h5", comm);
   // Read back on one rank each: refused, and the message says why.
   try {
@@ -101,7 +101,7 @@ TEST(Hdf5Checkpoint, DifferentRankCountIsRefused) {
 TEST(Hdf5Checkpoint, FailedOverwriteKeepsThePreviousCheckpoint) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   const int rank = rank_of(comm);
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const auto path = dir / "restart.h5";
   make_checkpoint(rank, 0).write(path, comm);
   MPI_Barrier(comm);
@@ -123,7 +123,7 @@ TEST(Hdf5Checkpoint, FailedOverwriteKeepsThePreviousCheckpoint) {
 
 TEST(Hdf5Checkpoint, DamagedFilesAreInputErrors) {
   const MPI_Comm comm = MPI_COMM_WORLD;
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   make_checkpoint(rank_of(comm), 0).write(dir / "good.h5", comm);
   MPI_Barrier(comm);
   if (rank_of(comm) == 0) {

@@ -180,7 +180,7 @@ void round_trip(const MeshData& mesh, const std::filesystem::path& path, Make ma
 
 TEST(Hdf5Dataset, ImageRoundTrip) {
   const MeshData mesh = make_image({2, 6, 0, 3, 1, 3});
-  round_trip(mesh, testing::scratch_dir() / "image.h5", [&](double t) {
+  round_trip(mesh, surrox::testing::scratch_dir() / "image.h5", [&](double t) {
     return std::vector<NamedArray>{
         structured_points("T", mesh, 1, t), structured_points("u", mesh, 3, t),
         structured_cells("p", mesh, 1, t), structured_cells("g", mesh, 3, t)};
@@ -189,7 +189,7 @@ TEST(Hdf5Dataset, ImageRoundTrip) {
 
 TEST(Hdf5Dataset, Image2DRoundTrip) {
   const MeshData mesh = make_image({0, 4, 0, 2, 0, 0});
-  const auto path = testing::scratch_dir() / "flat.h5";
+  const auto path = surrox::testing::scratch_dir() / "flat.h5";
   round_trip(mesh, path, [&](double t) {
     return std::vector<NamedArray>{
         structured_points("T", mesh, 1, t), structured_points("u", mesh, 3, t),
@@ -227,7 +227,7 @@ TEST(Hdf5Dataset, Image2DRoundTrip) {
 
 TEST(Hdf5Dataset, StructuredRoundTrip) {
   const MeshData mesh = make_structured();
-  round_trip(mesh, testing::scratch_dir() / "structured.h5", [&](double t) {
+  round_trip(mesh, surrox::testing::scratch_dir() / "structured.h5", [&](double t) {
     return std::vector<NamedArray>{
         structured_points("T", mesh, 1, t), structured_points("u", mesh, 3, t),
         structured_cells("p", mesh, 1, t), structured_cells("g", mesh, 3, t)};
@@ -236,7 +236,7 @@ TEST(Hdf5Dataset, StructuredRoundTrip) {
 
 TEST(Hdf5Dataset, UnstructuredRoundTrip) {
   const MeshData mesh = make_unstructured();
-  const auto path = testing::scratch_dir() / "mesh.h5";
+  const auto path = surrox::testing::scratch_dir() / "mesh.h5";
   round_trip(mesh, path, [&](double t) {
     return std::vector<NamedArray>{indexed("T", 6, 1, t), indexed("u", 6, 3, t),
                                    indexed("p", 4, 1, -t), indexed("g", 4, 3, t + 1)};
@@ -259,7 +259,7 @@ TEST(Hdf5Dataset, UnstructuredRoundTrip) {
 
 TEST(Hdf5Dataset, PolyDataRoundTrip) {
   const MeshData mesh = make_unstructured(MeshKind::kPolyData);
-  round_trip(mesh, testing::scratch_dir() / "poly.h5", [&](double t) {
+  round_trip(mesh, surrox::testing::scratch_dir() / "poly.h5", [&](double t) {
     return std::vector<NamedArray>{indexed("T", 6, 1, t), indexed("u", 6, 3, t),
                                    indexed("p", 4, 1, -t), indexed("g", 4, 3, t + 1)};
   });
@@ -267,7 +267,7 @@ TEST(Hdf5Dataset, PolyDataRoundTrip) {
 
 TEST(Hdf5Dataset, FieldsAreChunkedAndCompressed) {
   const MeshData mesh = make_image({0, 40, 0, 30, 0, 20});
-  const auto path = testing::scratch_dir() / "big.h5";
+  const auto path = surrox::testing::scratch_dir() / "big.h5";
   {
     Hdf5DatasetWriter writer(path, MPI_COMM_SELF, mesh, {{"T", FieldSpec::On::kPoints, 1, "K", ""}},
                              "", "test");
@@ -297,7 +297,7 @@ TEST(Hdf5Dataset, FieldsAreChunkedAndCompressed) {
 
 TEST(Hdf5Dataset, DescribeListsEverything) {
   const MeshData mesh = make_image({0, 3, 0, 2, 0, 1});
-  const auto path = testing::scratch_dir() / "d.h5";
+  const auto path = surrox::testing::scratch_dir() / "d.h5";
   {
     Hdf5DatasetWriter writer(path, MPI_COMM_SELF, mesh,
                              {{"T", FieldSpec::On::kPoints, 1, "K", "t"}}, "a: 1", "test");
@@ -324,7 +324,7 @@ TEST(Hdf5Dataset, DescribeListsEverything) {
 }
 
 TEST(Hdf5Dataset, WriterWithoutCloseLeavesNothing) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const MeshData mesh = make_image({0, 3, 0, 2, 0, 0});
   {
     Hdf5DatasetWriter writer(dir / "x.h5", MPI_COMM_SELF, mesh,
@@ -339,7 +339,7 @@ TEST(Hdf5Dataset, WriterWithoutCloseLeavesNothing) {
 
 TEST(Hdf5Dataset, BadStepsRaiseInputErrorOnEveryField) {
   const MeshData mesh = make_image({0, 3, 0, 2, 0, 0});
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   Hdf5DatasetWriter writer(dir / "x.h5", MPI_COMM_SELF, mesh,
                            {{"T", FieldSpec::On::kPoints, 1, "", ""}}, "", "t");
   EXPECT_THROW(writer.append(0, {}), InputError);
@@ -355,7 +355,7 @@ TEST(Hdf5Dataset, BadStepsRaiseInputErrorOnEveryField) {
 }
 
 TEST(Hdf5Dataset, ConvertCollectionRoundTrip) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   MeshCollection series;
   series.kind = MeshCollection::Kind::kTimeSeries;
   for (int step = 0; step < 2; ++step) {
@@ -408,7 +408,7 @@ void expect_input_error(const std::filesystem::path& path, const std::string& re
 }
 
 TEST(Hdf5Dataset, CorruptInputsRaiseInputError) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const MeshData mesh = make_image({0, 20, 0, 20, 0, 5});
   {
     Hdf5DatasetWriter writer(dir / "good.h5", MPI_COMM_SELF, mesh,
@@ -474,7 +474,7 @@ TEST(Hdf5Dataset, RefusedPieceThenWriteAgain) {
   bad.kind = MeshKind::kStructured;
   bad.extent = {0, 3, 0, 2, 0, 1};
   bad.points = make_array(0, 3);  // no points for a 4 x 3 x 2 extent
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   EXPECT_THROW(Hdf5DatasetWriter(dir / "bad.h5", MPI_COMM_SELF, bad, {}, "", "t"), InputError);
   const MeshData mesh = make_unstructured();
   round_trip(mesh, dir / "ok.h5", [&](double t) {

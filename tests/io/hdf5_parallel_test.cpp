@@ -136,7 +136,7 @@ void expect_same_array(const HostArray& a, const HostArray& b, const std::string
 TEST(Hdf5Parallel, ImageSplitInJ) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   const int rank = parallel_rank_of(comm), size = size_of(comm);
-  const auto dir = testing::scratch_dir();  // (each call empties the folder)
+  const auto dir = surrox::testing::scratch_dir();  // (each call empties the folder)
   const auto path = dir / "image.h5";
   const long nj = 4 * size + 1;  // points 0..nj-1 along j
   const std::array<long, 6> global{0, 6, 0, nj - 1, 0, 2};
@@ -175,7 +175,7 @@ TEST(Hdf5Parallel, ImageSplitInJ) {
 TEST(Hdf5Parallel, UnstructuredConcatenated) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   const int rank = parallel_rank_of(comm), size = size_of(comm);
-  const auto path = testing::scratch_dir() / "mesh.h5";
+  const auto path = surrox::testing::scratch_dir() / "mesh.h5";
   const std::vector<FieldSpec> fields{{"p", FieldSpec::On::kPoints, 1, "Pa", ""},
                                       {"id", FieldSpec::On::kCells, 2, "", ""}};
   {
@@ -230,7 +230,7 @@ TEST(Hdf5Parallel, UnstructuredConcatenated) {
 TEST(Hdf5Parallel, BadPieceOnOneRankFailsEverywhere) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   const int rank = parallel_rank_of(comm), size = size_of(comm);
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   MeshData piece = unstructured_piece(rank);
   if (rank == size - 1) piece.connectivity[0] = 99;  // out of range on the last rank only
   EXPECT_THROW(Hdf5DatasetWriter(dir / "bad.h5", comm, piece, {}, "", "t"), InputError);

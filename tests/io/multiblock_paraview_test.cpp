@@ -17,7 +17,7 @@ namespace {
 
 nlohmann::json run_json(const std::string& command) {
   std::string output;
-  const int status = testing::run_command(command, &output);
+  const int status = surrox::testing::run_command(command, &output);
   EXPECT_EQ(status, 0) << command << "\n" << output;
   const auto marker = output.find("SURROX_JSON ");
   if (marker == std::string::npos) {
@@ -29,10 +29,10 @@ nlohmann::json run_json(const std::string& command) {
 
 TEST(MultiblockParaView, ParaViewMultiblockConvertsAndOpensAsCollection) {
   std::string why;
-  const std::string pvpython = testing::paraview_python(&why);
+  const std::string pvpython = surrox::testing::paraview_python(&why);
   if (pvpython.empty()) GTEST_SKIP() << why << "; ParaView cross-check NOT run";
-  const auto dir = testing::scratch_dir();
-  const auto scripts = testing::source_dir() / "tests/io";
+  const auto dir = surrox::testing::scratch_dir();
+  const auto scripts = surrox::testing::source_dir() / "tests/io";
   const auto written =
       run_json(pvpython + " " + (scripts / "write_multiblock_with_paraview.py").string() + " " +
                (dir / "foam.vtm").string());
@@ -40,7 +40,7 @@ TEST(MultiblockParaView, ParaViewMultiblockConvertsAndOpensAsCollection) {
 
   std::string output;
   ASSERT_EQ(
-      testing::run_surrox(
+      surrox::testing::run_surrox(
           "convert " + (dir / "foam.vtm").string() + " " + (dir / "foam.h5").string(), &output),
       0)
       << output;

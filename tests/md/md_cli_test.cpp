@@ -19,10 +19,10 @@ nlohmann::json run_case(const std::filesystem::path& dir, const std::string& nam
                         const std::string& sets, std::string* log = nullptr) {
   const auto out = dir / name;
   std::string text;
-  const int rc = testing::run_surrox(
+  const int rc = surrox::testing::run_surrox(
       fmt::format("run '{}' -o '{}' {}",
-                  (testing::source_dir() / "cases/md" / (name + ".yaml")).string(), out.string(),
-                  sets),
+                  (surrox::testing::source_dir() / "cases/md" / (name + ".yaml")).string(),
+                  out.string(), sets),
       &text);
   EXPECT_EQ(rc, 0) << text;
   if (log) *log = text;
@@ -32,7 +32,7 @@ nlohmann::json run_case(const std::filesystem::path& dir, const std::string& nam
 }
 
 TEST(MdCli, LjBenchmarkCaseRunsAndWritesThermoAndParticles) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const auto s = run_case(dir, "lj_benchmark",
                           "--set solver.steps=20 --set solver.lattice.replicate=[6,6,6] --set "
                           "output.monitor_interval=10");
@@ -49,14 +49,14 @@ TEST(MdCli, LjBenchmarkCaseRunsAndWritesThermoAndParticles) {
   const std::string again = fmt::format(
       "run '{}' -o '{}' --set solver.steps=1 --set solver.data_file='{}' --set "
       "solver.velocity.temperature=0",
-      (testing::source_dir() / "cases/md/lj_benchmark.yaml").string(), (out / "again").string(),
-      (out / "final.data").string());
+      (surrox::testing::source_dir() / "cases/md/lj_benchmark.yaml").string(),
+      (out / "again").string(), (out / "final.data").string());
   std::string text;
-  EXPECT_EQ(testing::run_surrox(again, &text), 0) << text;
+  EXPECT_EQ(surrox::testing::run_surrox(again, &text), 0) << text;
 }
 
 TEST(MdCli, SiliconAndNvtAndSwBenchmarkCasesRun) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   auto s = run_case(dir, "si_sw", "--set solver.steps=50 --set solver.dump=25");
   EXPECT_EQ(s["results"]["md"]["atoms"], 512);
   EXPECT_TRUE(std::filesystem::exists(dir / "si_sw" / "dump.lammpstrj"));
@@ -70,7 +70,7 @@ TEST(MdCli, SiliconAndNvtAndSwBenchmarkCasesRun) {
 TEST(MdCli, PerAtomOutputAndMonitorRowsLeaveTheTrajectoryUnchanged) {
   // Langevin: output and monitor steps between thermo steps recompute energies and per-atom
   // values, and must keep the thermostat's share of the forces.
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const std::string common =
       "--set solver.steps=40 --set solver.thermo=10 --set solver.lattice.replicate=[5,5,5] "
       "--set output.interval=0.035";
@@ -96,16 +96,17 @@ TEST(MdCli, PerAtomOutputAndMonitorRowsLeaveTheTrajectoryUnchanged) {
 }
 
 TEST(MdCli, BadDataFileExitsWithTwoAndRuntimeBlowUpWithOne) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   std::ofstream(dir / "bad.data")
       << "bad\n\n2 atoms\n1 atom types\n\n0 10 xlo xhi\n0 10 ylo yhi\n0 10 zlo zhi\n\n"
          "Masses\n\n1 1.0\n\nAtoms # atomic\n\n1 1 1 1 1\n2 1 2 2 11\n";
-  const std::string lj = (testing::source_dir() / "cases/md/lj_benchmark.yaml").string();
+  const std::string lj = (surrox::testing::source_dir() / "cases/md/lj_benchmark.yaml").string();
   std::string text;
-  EXPECT_EQ(testing::run_surrox(fmt::format("run '{}' -o '{}' --set solver.data_file='{}'", lj,
-                                            (dir / "out1").string(), (dir / "bad.data").string()),
-                                &text),
-            2)
+  EXPECT_EQ(
+      surrox::testing::run_surrox(fmt::format("run '{}' -o '{}' --set solver.data_file='{}'", lj,
+                                              (dir / "out1").string(), (dir / "bad.data").string()),
+                                  &text),
+      2)
       << text;
   EXPECT_NE(text.find("atom 2 lies outside the box"), std::string::npos) << text;
   EXPECT_NE(text.find("bad.data:17"), std::string::npos) << text;
@@ -113,45 +114,45 @@ TEST(MdCli, BadDataFileExitsWithTwoAndRuntimeBlowUpWithOne) {
   std::ofstream(dir / "overlap.data")
       << "overlap\n\n3 atoms\n1 atom types\n\n0 6 xlo xhi\n0 6 ylo yhi\n0 6 zlo zhi\n\n"
          "Masses\n\n1 1.0\n\nAtoms # atomic\n\n1 1 1 1 1\n2 1 1.0001 1 1\n3 1 4 4 4\n";
-  EXPECT_EQ(
-      testing::run_surrox(fmt::format("run '{}' -o '{}' --set solver.data_file='{}'", lj,
-                                      (dir / "out2").string(), (dir / "overlap.data").string()),
-                          &text),
-      1)
+  EXPECT_EQ(surrox::testing::run_surrox(
+                fmt::format("run '{}' -o '{}' --set solver.data_file='{}'", lj,
+                            (dir / "out2").string(), (dir / "overlap.data").string()),
+                &text),
+            1)
       << text;
   EXPECT_NE(text.find("force blow-up on atom 1 at step 0"), std::string::npos) << text;
 
-  EXPECT_EQ(
-      testing::run_surrox(fmt::format("run '{}' -o '{}' --set solver.lattice.replicate=[1,1,1]", lj,
-                                      (dir / "out3").string()),
-                          &text),
-      2)
+  EXPECT_EQ(surrox::testing::run_surrox(
+                fmt::format("run '{}' -o '{}' --set solver.lattice.replicate=[1,1,1]", lj,
+                            (dir / "out3").string()),
+                &text),
+            2)
       << text;
   EXPECT_NE(text.find("shorter than cutoff + skin"), std::string::npos) << text;
 }
 
 TEST(MdCli, RestartContinuesExactly) {
-  const auto dir = testing::scratch_dir();
-  const std::string lj = (testing::source_dir() / "cases/md/lj_benchmark.yaml").string();
+  const auto dir = surrox::testing::scratch_dir();
+  const std::string lj = (surrox::testing::source_dir() / "cases/md/lj_benchmark.yaml").string();
   const std::string common =
       "--set solver.lattice.replicate=[5,5,5] --set output.vtk=false "
       "--set solver.neighbor.every=1 --set solver.neighbor.check=true";
   std::string text;
-  ASSERT_EQ(testing::run_surrox(fmt::format("run '{}' -o '{}' {} --set solver.steps=60", lj,
-                                            (dir / "full").string(), common),
-                                &text),
+  ASSERT_EQ(surrox::testing::run_surrox(fmt::format("run '{}' -o '{}' {} --set solver.steps=60", lj,
+                                                    (dir / "full").string(), common),
+                                        &text),
             0)
       << text;
-  ASSERT_EQ(
-      testing::run_surrox(fmt::format("run '{}' -o '{}' {} --set solver.steps=60 --max-steps 30",
-                                      lj, (dir / "half").string(), common),
-                          &text),
-      0)
+  ASSERT_EQ(surrox::testing::run_surrox(
+                fmt::format("run '{}' -o '{}' {} --set solver.steps=60 --max-steps 30", lj,
+                            (dir / "half").string(), common),
+                &text),
+            0)
       << text;
   if (!std::filesystem::exists(dir / "half" / "checkpoint.h5"))
     GTEST_SKIP() << "no --max-steps checkpoint: " << text;
   ASSERT_EQ(
-      testing::run_surrox(
+      surrox::testing::run_surrox(
           fmt::format("run '{}' -o '{}' {} --set solver.steps=60 --restart '{}'", lj,
                       (dir / "rest").string(), common, (dir / "half" / "checkpoint.h5").string()),
           &text),

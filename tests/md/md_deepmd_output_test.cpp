@@ -36,7 +36,7 @@ TEST(MdDeepmdOutput, FramesHoldThePotentialsLabels) {
   }
   // Recording recomputes forces but keeps the thermostat's: same trajectory, bit for bit.
   EXPECT_EQ(md->thermo().e_total, plain->thermo().e_total);
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   nlohmann::json results;
   md->finalize(dir, results);
   int rank = 0;

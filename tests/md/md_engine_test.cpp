@@ -28,7 +28,7 @@ TEST(MdDataFile, ReadsLammpsWriteDataAndRoundTrips) {
   EXPECT_EQ(a.ntypes, 1);
   EXPECT_DOUBLE_EQ(a.mass[1], 1.0);
   EXPECT_DOUBLE_EQ(a.box.hi[0], 8.397980956912537);
-  const auto path = testing::scratch_dir() / "round.data";
+  const auto path = surrox::testing::scratch_dir() / "round.data";
   write_data_file(path, a, "lj", 0);
   const AtomData b = read_data_file(path);
   ASSERT_EQ(b.natoms(), a.natoms());
@@ -50,7 +50,7 @@ std::string small_data(const std::string& atoms_body, const std::string& extra =
 
 // The InputError message for a data file with this text.
 std::string data_error(const std::string& text) {
-  const auto path = testing::scratch_dir() / "bad.data";
+  const auto path = surrox::testing::scratch_dir() / "bad.data";
   std::ofstream(path) << text;
   try {
     read_data_file(path);
@@ -64,7 +64,7 @@ std::string data_error(const std::string& text) {
 TEST(MdDataFile, ReportsEachKindOfBadInput) {
   // A well-formed file reads.
   {
-    const auto path = testing::scratch_dir() / "good.data";
+    const auto path = surrox::testing::scratch_dir() / "good.data";
     std::ofstream(path) << small_data("1 1 1 1 1\n2 1 2 2 2\n");
     EXPECT_EQ(read_data_file(path).natoms(), 2);
   }
@@ -300,9 +300,9 @@ TEST(MdRestart, ContinuationFromACheckpointIsBitwiseExact) {
   for (int s = 0; s < 33; ++s) first->advance();  // mid-way between list builds
   io::Hdf5Checkpoint saved;
   first->save_state(saved);
-  const auto path = testing::scratch_dir() / "md.h5";
-  saved.write(path, testing::runtime().comm());
-  const auto loaded = io::Hdf5Checkpoint::read(path, testing::runtime().comm());
+  const auto path = surrox::testing::scratch_dir() / "md.h5";
+  saved.write(path, surrox::testing::runtime().comm());
+  const auto loaded = io::Hdf5Checkpoint::read(path, surrox::testing::runtime().comm());
 
   auto second = make_solver(fmt::format(kLjSmall, data, 60));
   second->load_state(loaded);
@@ -356,7 +356,7 @@ TEST(MdIntegrators, LatticeAndVelocityCreateGiveTheAskedState) {
 // ---------------------------------------------------------------- bad input
 
 TEST(MdBadInput, OverlappingAtomsStopWithTheAtomAndTheStep) {
-  const auto path = testing::scratch_dir() / "overlap.data";
+  const auto path = surrox::testing::scratch_dir() / "overlap.data";
   std::ofstream(path)
       << "overlap\n\n3 atoms\n1 atom types\n\n0 6 xlo xhi\n0 6 ylo yhi\n0 6 zlo zhi\n\n"
          "Masses\n\n1 1.0\n\nAtoms # atomic\n\n1 1 1 1 1\n2 1 1.0001 1 1\n3 1 4 4 4\n";
@@ -374,7 +374,7 @@ TEST(MdBadInput, OverlappingAtomsStopWithTheAtomAndTheStep) {
 TEST(MdBadInput, AtomsLostToAHugeTimeStepAreNamed) {
   // A close pair (not yet a blow-up) with a time step far too large: the atoms fly apart
   // to non-finite positions, which the next list build reports.
-  const auto path = testing::scratch_dir() / "close.data";
+  const auto path = surrox::testing::scratch_dir() / "close.data";
   std::ofstream(path)
       << "close\n\n3 atoms\n1 atom types\n\n0 6 xlo xhi\n0 6 ylo yhi\n0 6 zlo zhi\n\n"
          "Masses\n\n1 1.0\n\nAtoms # atomic\n\n1 1 1 1 1\n2 1 1.5 1 1\n3 1 4 4 4\n";

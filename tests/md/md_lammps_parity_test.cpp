@@ -67,14 +67,14 @@ TEST(MdLammpsParity, StillingerWeberSilicon216AtomsMatchesCommittedLog) {
 // Runs lmp on a script in a scratch folder; returns the folder.
 std::filesystem::path run_lammps(const std::string& script, const std::string& vars,
                                  const std::string& log) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   std::filesystem::copy_file(md_dir() / script, dir / script);
   std::filesystem::copy_file(md_dir() / "Si.sw", dir / "Si.sw");
   std::string out;
-  const int rc =
-      testing::run_command(fmt::format("sh -c \"cd '{}' && lmp -screen none -log {} {} -in {}\"",
-                                       dir.string(), log, vars, script),
-                           &out);
+  const int rc = surrox::testing::run_command(
+      fmt::format("sh -c \"cd '{}' && lmp -screen none -log {} {} -in {}\"", dir.string(), log,
+                  vars, script),
+      &out);
   EXPECT_EQ(rc, 0) << out;
   return dir;
 }
@@ -140,12 +140,12 @@ TEST(MdLammpsParity, RadialDistributionAndPressureAgreeWithinStatisticalError) {
   // the statistical error of the mean (here: 4 combined standard errors per bin).
   std::filesystem::path dir = md_dir();
   if (lammps_available()) {
-    dir = testing::scratch_dir();
+    dir = surrox::testing::scratch_dir();
     for (const char* f : {"in.lj_rdf", "lj_n5.data"})
       std::filesystem::copy_file(md_dir() / f, dir / f);
     std::string out;
     ASSERT_EQ(
-        testing::run_command(
+        surrox::testing::run_command(
             fmt::format("sh -c \"cd '{}' && lmp -screen none -log lj_n5_rdf.log -in in.lj_rdf\"",
                         dir.string()),
             &out),

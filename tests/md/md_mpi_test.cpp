@@ -31,7 +31,7 @@ TEST(MdMpi, LennardJonesOnTwoRanksMatchesLammps) {
   EXPECT_GT(md->system().nlocal, 0);
   EXPECT_LT(md->system().nlocal, 500);
   const ParityError e = compare_with_lammps(*md, lammps);
-  if (testing::runtime().root())
+  if (surrox::testing::runtime().root())
     std::printf(
         "lj 500 atoms on 2 ranks: max relative error temp %.2e e_pair %.2e e_total %.2e press "
         "%.2e\n",
@@ -47,7 +47,7 @@ TEST(MdMpi, StillingerWeberOnTwoRanksMatchesLammps) {
                               "pair: {{type: sw, file: '{}'}}, neighbor: {{skin: 1.0}}",
                               (md_dir() / "sw_n3.data").string(), (md_dir() / "Si.sw").string()));
   const ParityError e = compare_with_lammps(*md, lammps);
-  if (testing::runtime().root())
+  if (surrox::testing::runtime().root())
     std::printf(
         "sw 216 atoms on 2 ranks: max relative error temp %.2e e_pair %.2e e_total %.2e press "
         "%.2e\n",
@@ -66,7 +66,7 @@ TEST(MdMpi, RestartOnTwoRanksIsBitwiseExact) {
   for (int s = 0; s < 33; ++s) first->advance();
   io::Hdf5Checkpoint saved;
   first->save_state(saved);
-  const auto path = testing::scratch_dir() / "md.h5";
+  const auto path = surrox::testing::scratch_dir() / "md.h5";
   saved.write(path, MPI_COMM_WORLD);
   const auto loaded = io::Hdf5Checkpoint::read(path, MPI_COMM_WORLD);
   auto second = make_solver(yaml);
@@ -78,7 +78,7 @@ TEST(MdMpi, RestartOnTwoRanksIsBitwiseExact) {
   for (long i = 0; i < a.natoms(); ++i)
     for (int d = 0; d < 3; ++d) differ += (a.x[i][d] != b.x[i][d]) + (a.v[i][d] != b.v[i][d]);
   EXPECT_EQ(differ, 0);
-  if (testing::runtime().root()) {
+  if (surrox::testing::runtime().root()) {
     EXPECT_EQ(a.natoms(), 500);
   }
 }
@@ -86,15 +86,16 @@ TEST(MdMpi, RestartOnTwoRanksIsBitwiseExact) {
 TEST(MdMpi, LennardJonesBenchmark32000AtomsOnTwoRanksMatchesLammpsLive) {
   if (!lammps_available())
     GTEST_SKIP() << "lmp is not installed: the committed 500-atom log stands in";
-  const auto dir = testing::scratch_dir();
-  if (testing::runtime().root()) {
+  const auto dir = surrox::testing::scratch_dir();
+  if (surrox::testing::runtime().root()) {
     std::filesystem::copy_file(md_dir() / "in.lj_parity", dir / "in.lj_parity");
     std::string out;
-    EXPECT_EQ(testing::run_command(fmt::format("env -i PATH=/usr/bin:/bin HOME=/tmp sh -c \"cd "
-                                               "'{}' && lmp -screen none -log lj_n20.log -var n 20 "
-                                               "-in in.lj_parity\"",
-                                               dir.string()),
-                                   &out),
+    EXPECT_EQ(surrox::testing::run_command(
+                  fmt::format("env -i PATH=/usr/bin:/bin HOME=/tmp sh -c \"cd "
+                              "'{}' && lmp -screen none -log lj_n20.log -var n 20 "
+                              "-in in.lj_parity\"",
+                              dir.string()),
+                  &out),
               0)
         << out;
   }
@@ -106,7 +107,7 @@ TEST(MdMpi, LennardJonesBenchmark32000AtomsOnTwoRanksMatchesLammpsLive) {
                               "neighbor: {{skin: 0.3, every: 20, check: false}}",
                               (dir / "lj_n20.data").string()));
   const ParityError e = compare_with_lammps(*md, lammps);
-  if (testing::runtime().root())
+  if (surrox::testing::runtime().root())
     std::printf(
         "in.lj 32000 atoms on 2 ranks: max relative error temp %.2e e_pair %.2e e_total %.2e press "
         "%.2e\n",

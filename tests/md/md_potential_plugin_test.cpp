@@ -21,7 +21,7 @@ const std::array<std::array<double, 3>, 3> kPositions = {
     {{2.0, 2.0, 2.0}, {2.5, 2.0, 2.0}, {2.0, 2.7, 2.3}}};
 
 std::string three_atoms_file() {
-  const auto path = testing::scratch_dir() / "three_atoms.data";
+  const auto path = surrox::testing::scratch_dir() / "three_atoms.data";
   std::ofstream out(path);
   out << fmt::format(
       "three atoms\n\n3 atoms\n1 atom types\n\n0 {0} xlo xhi\n0 {0} ylo yhi\n"

@@ -23,7 +23,7 @@ constexpr double kJoukowskiCenterX = -0.1, kJoukowskiCenterY = 0.05;
 constexpr int kJoukowskiPoints = 400;
 
 std::filesystem::path joukowski_dat() {
-  return testing::source_dir() / "cases/airfoil/joukowski.dat";
+  return surrox::testing::source_dir() / "cases/airfoil/joukowski.dat";
 }
 
 // Thickness t(x) and mean line (upper + lower) / 2 sampled over x ∈ [a, b].
@@ -52,7 +52,7 @@ double distance_to(const AirfoilShape& s, double px, double py) {
 }
 
 std::string write_file(const std::string& name, const std::string& text) {
-  const auto path = testing::scratch_dir() / name;
+  const auto path = surrox::testing::scratch_dir() / name;
   std::ofstream(path) << text;
   return path.string();
 }
@@ -137,7 +137,7 @@ TEST(AirfoilGeometry, RejectsBadNacaDesignations) {
 TEST(AirfoilGeometry, SeligRoundTripOfTheJoukowskiAirfoil) {
   const AirfoilShape s =
       JoukowskiAirfoil(kJoukowskiCenterX, kJoukowskiCenterY).shape(kJoukowskiPoints);
-  const std::string path = (testing::scratch_dir() / "joukowski.dat").string();
+  const std::string path = (surrox::testing::scratch_dir() / "joukowski.dat").string();
   write_selig(s, path);
   const AirfoilShape r = read_airfoil_file(path);
   ASSERT_EQ(r.size(), s.size());
@@ -152,7 +152,7 @@ TEST(AirfoilGeometry, SeligRoundTripOfTheJoukowskiAirfoil) {
 
 TEST(AirfoilGeometry, SeligRoundTripOfABluntTrailingEdge) {
   const AirfoilShape s = naca_airfoil("4412", false, 60);
-  const std::string path = (testing::scratch_dir() / "naca4412_open.dat").string();
+  const std::string path = (surrox::testing::scratch_dir() / "naca4412_open.dat").string();
   write_selig(s, path);
   const AirfoilShape r = read_airfoil_file(path);
   ASSERT_EQ(r.size(), s.size());
@@ -272,7 +272,8 @@ TEST(AirfoilGeometry, BadCoordinateFilesNameTheFileAndLine) {
   const AirfoilShape blunt = parse_airfoil_coordinates(selig_text(12, 0.004), "blunt.dat");
   EXPECT_EQ(blunt.corners.size(), 3u);
   EXPECT_NEAR(blunt.y[0], 0.0, 1e-12);
-  EXPECT_THROW(read_airfoil_file((testing::scratch_dir() / "missing.dat").string()), InputError);
+  EXPECT_THROW(read_airfoil_file((surrox::testing::scratch_dir() / "missing.dat").string()),
+               InputError);
 }
 
 TEST(AirfoilGeometry, LongCoordinateListsAreCheckedQuicklyAndCompletely) {

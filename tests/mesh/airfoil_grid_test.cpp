@@ -20,7 +20,7 @@ namespace surrox::mesh {
 namespace {
 
 std::string grid_joukowski_dat() {
-  return (testing::source_dir() / "cases/airfoil/joukowski.dat").string();
+  return (surrox::testing::source_dir() / "cases/airfoil/joukowski.dat").string();
 }
 
 AirfoilShape airfoil(const std::string& name) {

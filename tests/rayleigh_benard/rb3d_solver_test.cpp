@@ -25,7 +25,7 @@ std::unique_ptr<RayleighBenardSolver<3>> make_3d(std::vector<std::string> overri
   const io::CaseFile c = io::load_case_text("solver: {type: rayleigh_benard_3d}\n", "rb3d.yaml",
                                             apps::run_case_schema(), overrides);
   auto solver = std::make_unique<RayleighBenardSolver<3>>();
-  solver->initialize(c.root.section("solver"), testing::runtime());
+  solver->initialize(c.root.section("solver"), surrox::testing::runtime());
   return solver;
 }
 
@@ -82,10 +82,10 @@ TEST(RayleighBenard3d, RestartIsBitwise) {
   for (int n = 0; n < 5; ++n) first->advance();
   io::Hdf5Checkpoint saved;
   first->save_state(saved);
-  const auto path = testing::scratch_dir() / "rb3d.h5";
-  saved.write(path, testing::runtime().comm());
+  const auto path = surrox::testing::scratch_dir() / "rb3d.h5";
+  saved.write(path, surrox::testing::runtime().comm());
   auto resumed = make_3d(kSmall);
-  resumed->load_state(io::Hdf5Checkpoint::read(path, testing::runtime().comm()));
+  resumed->load_state(io::Hdf5Checkpoint::read(path, surrox::testing::runtime().comm()));
   for (int n = 0; n < 5; ++n) resumed->advance();
   for (const char* name : {"u", "v", "w", "b", "p"}) {
     auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
@@ -131,9 +131,9 @@ TEST(RayleighBenard3d, BlowUpNamesStepAndCell) {
 // Through the CLI: half the steps, a restart, the rest: bitwise the same summary.json (time
 // averages and the last step's figures) as the uninterrupted run, which writes nusselt.csv.
 TEST(RayleighBenard3d, CliRestartEqualsTheUninterruptedRunBitwise) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const auto full = testing::expect_cli_restart_bitwise(
-      "run " + (testing::source_dir() / "cases/rayleigh_benard/ra1e4_3d.yaml").string() +
+      "run " + (surrox::testing::source_dir() / "cases/rayleigh_benard/ra1e4_3d.yaml").string() +
           " --set solver.rayleigh=2e4 --set solver.amplitude=0.3 --set \"solver.cells=[12, 12, "
           "8]\"" +
           " --set solver.end_time=2 --set solver.average_from=1 --set output.hdf5=false" +

@@ -26,7 +26,7 @@ Diagnostics steady(long nz, double stretching = 0) {
        "solver.initial=mode", "solver.amplitude=0.05", "solver.cfl=0.8", "solver.end_time=400",
        "solver.steady_tolerance=1e-7", "solver.stretching=" + std::to_string(stretching)});
   RayleighBenardSolver<2> solver;
-  solver.initialize(c.root.section("solver"), testing::runtime());
+  solver.initialize(c.root.section("solver"), surrox::testing::runtime());
   while (!solver.finished()) solver.advance();
   EXPECT_LT(solver.time(), 400) << "no steady state on " << nz << " cells";
   return solver.instantaneous();

@@ -38,7 +38,7 @@ Pinned run(std::vector<std::string> overrides, int steps) {
   const io::CaseFile c = io::load_case_text("solver: {type: rayleigh_benard}\n", "golden.yaml",
                                             apps::run_case_schema(), overrides);
   auto solver = registry().create("rayleigh_benard");
-  solver->initialize(c.root.section("solver"), testing::runtime());
+  solver->initialize(c.root.section("solver"), surrox::testing::runtime());
   for (int n = 0; n < steps; ++n) solver->advance();
   std::uint64_t hash = 0xcbf29ce484222325ull;
   for (const char* name : {"u", "w", "b", "p"}) {

@@ -35,25 +35,25 @@ std::unique_ptr<RayleighBenardSolver<2>> make_mpi_case(
   const io::CaseFile c = io::load_case_text("solver: {type: rayleigh_benard}\n", "rb.yaml",
                                             apps::run_case_schema(), settings);
   auto solver = std::make_unique<RayleighBenardSolver<2>>();
-  solver->initialize(c.root.section("solver"), testing::runtime());
+  solver->initialize(c.root.section("solver"), surrox::testing::runtime());
   return solver;
 }
 
 void two_ranks_match_one_rank(const std::vector<std::string>& settings, const std::string& name) {
-  Runtime& runtime = testing::runtime();
+  Runtime& runtime = surrox::testing::runtime();
   ASSERT_EQ(runtime.size(), 2);
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   // The one-rank reference, run by rank 0 as a fresh single-process `surrox run`.
   int code = 0;
   if (runtime.root()) {
     std::string args =
-        "run " + (testing::source_dir() / "cases/rayleigh_benard/onset.yaml").string() + " -o " +
-        (dir / name).string() + " --set output.vtk=false --set output.hdf5=false";
+        "run " + (surrox::testing::source_dir() / "cases/rayleigh_benard/onset.yaml").string() +
+        " -o " + (dir / name).string() + " --set output.vtk=false --set output.hdf5=false";
     args += " --set solver.initial=random --set \"solver.length=[4, 1]\" --set solver.cfl=0.5";
     for (const auto& o : settings) args += " --set \"" + o + "\"";
     // run_surrox strips this job's MPI environment, so the child is a job of its own.
     std::string out;
-    code = testing::run_surrox(args, &out);
+    code = surrox::testing::run_surrox(args, &out);
     EXPECT_EQ(code, 0) << out;
   }
   MPI_Bcast(&code, 1, MPI_INT, 0, runtime.comm());
@@ -90,7 +90,7 @@ TEST(RayleighBenardMpi, StretchedGridSplitInZTwoRanksMatchOneRank) {
 // holding every rank's values.
 void pieces_tile_the_whole_extent(const std::vector<std::string>& settings, long nx, long nz,
                                   const std::string& summary) {
-  Runtime& runtime = testing::runtime();
+  Runtime& runtime = surrox::testing::runtime();
   auto solver = make_mpi_case(settings);
   solver->advance();
   const io::MeshData piece = solver->output_mesh();
@@ -113,7 +113,7 @@ void pieces_tile_the_whole_extent(const std::vector<std::string>& settings, long
             static_cast<std::size_t>((piece.extent[1] - piece.extent[0]) *
                                      (piece.extent[3] - piece.extent[2])));
 
-  const auto path = testing::scratch_dir() / summary;
+  const auto path = surrox::testing::scratch_dir() / summary;
   io::write_vtk_partitioned(piece, path, runtime.comm());
   double local_sum = 0, total = 0;
   const io::NamedArray* b_local = nullptr;
@@ -142,7 +142,7 @@ TEST(RayleighBenardMpi, OutputPiecesTileTheWholeExtentWithSharedBoundaries) {
 
 // The same for the 3D solver's pieces (uniform .pvti and stretched .pvts).
 TEST(RayleighBenardMpi, ThreeDimensionsOutputPiecesTileTheWholeExtent) {
-  Runtime& runtime = testing::runtime();
+  Runtime& runtime = surrox::testing::runtime();
   for (const std::string stretching : {"0", "1.5"}) {
     const io::CaseFile c = io::load_case_text(
         "solver: {type: rayleigh_benard_3d}\n", "rb3d.yaml", apps::run_case_schema(),
@@ -161,8 +161,8 @@ TEST(RayleighBenardMpi, ThreeDimensionsOutputPiecesTileTheWholeExtent) {
           for (long i = e[0]; i < e[1]; ++i) ++covered[(k * 10 + j) * 12 + i];
     }
     for (std::size_t n = 0; n < covered.size(); ++n) ASSERT_EQ(covered[n], 1) << "cell " << n;
-    const auto path =
-        testing::scratch_dir() / (stretching == "0" ? "tiles3d.pvti" : "tiles3d_stretched.pvts");
+    const auto path = surrox::testing::scratch_dir() /
+                      (stretching == "0" ? "tiles3d.pvti" : "tiles3d_stretched.pvts");
     io::write_vtk_partitioned(piece, path, runtime.comm());
     if (runtime.root()) {
       const io::MeshData whole = io::read_vtk_single(path);
@@ -182,10 +182,10 @@ TEST(RayleighBenardMpi, RestartIsBitwiseOnTwoRanks) {
   for (int n = 0; n < 15; ++n) first->advance();
   io::Hdf5Checkpoint saved;
   first->save_state(saved);
-  const auto path = testing::scratch_dir() / "rb_checkpoint.h5";
-  saved.write(path, testing::runtime().comm());
+  const auto path = surrox::testing::scratch_dir() / "rb_checkpoint.h5";
+  saved.write(path, surrox::testing::runtime().comm());
   auto resumed = make_mpi_case();
-  resumed->load_state(io::Hdf5Checkpoint::read(path, testing::runtime().comm()));
+  resumed->load_state(io::Hdf5Checkpoint::read(path, surrox::testing::runtime().comm()));
   for (int n = 0; n < 15; ++n) resumed->advance();
   const Diagnostics a = reference->instantaneous(), b = resumed->instantaneous();
   for (const auto& [name, value] : a) EXPECT_EQ(value, b.at(name)) << name;
@@ -204,20 +204,21 @@ TEST(RayleighBenardMpi, RestartIsBitwiseOnTwoRanks) {
 // tolerance, not bitwise. Uniform and stretched (γ = 1.5) in z.
 TEST(RayleighBenardMpi, ThreeDimensionsTwoRanksMatchOneRank) {
   for (const std::string stretching : {"0", "1.5"}) {
-    Runtime& runtime = testing::runtime();
-    const auto dir = testing::scratch_dir();
+    Runtime& runtime = surrox::testing::runtime();
+    const auto dir = surrox::testing::scratch_dir();
     const std::vector<std::string> settings = {"solver.rayleigh=2e4", "solver.cells=[12, 12, 8]",
                                                "solver.amplitude=0.3", "solver.end_time=2",
                                                "solver.stretching=" + stretching};
     int code = 0;
     if (runtime.root()) {
-      std::string args = "run " +
-                         (testing::source_dir() / "cases/rayleigh_benard/ra1e4_3d.yaml").string() +
-                         " -o " + (dir / ("one3d_" + stretching)).string() +
-                         " --set output.vtk=false --set output.hdf5=false";
+      std::string args =
+          "run " +
+          (surrox::testing::source_dir() / "cases/rayleigh_benard/ra1e4_3d.yaml").string() +
+          " -o " + (dir / ("one3d_" + stretching)).string() +
+          " --set output.vtk=false --set output.hdf5=false";
       for (const auto& o : settings) args += " --set \"" + o + "\"";
       std::string out;
-      code = testing::run_surrox(args, &out);
+      code = surrox::testing::run_surrox(args, &out);
       EXPECT_EQ(code, 0) << out;
     }
     MPI_Bcast(&code, 1, MPI_INT, 0, runtime.comm());

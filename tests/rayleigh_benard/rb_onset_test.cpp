@@ -28,7 +28,7 @@ double growth_rate(const std::string& type, std::vector<std::string> settings, d
   const io::CaseFile c = io::load_case_text("solver: {type: " + type + "}\n", "onset.yaml",
                                             apps::run_case_schema(), settings);
   auto solver = registry().create(type);
-  solver->initialize(c.root.section("solver"), testing::runtime());
+  solver->initialize(c.root.section("solver"), surrox::testing::runtime());
   solver->limit_step_to(10.0);  // as the driver does for an output at t = 10
   double ke10 = 0;
   while (!solver->finished()) {

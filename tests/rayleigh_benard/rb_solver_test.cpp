@@ -28,7 +28,7 @@ io::CaseFile rb_case(std::vector<std::string> overrides) {
 std::unique_ptr<RayleighBenardSolver<2>> make_solver(const std::vector<std::string>& overrides) {
   const io::CaseFile c = rb_case(overrides);
   auto solver = std::make_unique<RayleighBenardSolver<2>>();
-  solver->initialize(c.root.section("solver"), testing::runtime());
+  solver->initialize(c.root.section("solver"), surrox::testing::runtime());
   return solver;
 }
 
@@ -136,12 +136,12 @@ TEST(RayleighBenard, RestartFromACheckpointIsBitwise) {
   for (int n = 0; n < 20; ++n) first->advance();
   io::Hdf5Checkpoint saved;
   first->save_state(saved);
-  const auto path = testing::scratch_dir() / "rb_checkpoint.h5";
-  saved.write(path, testing::runtime().comm());
+  const auto path = surrox::testing::scratch_dir() / "rb_checkpoint.h5";
+  saved.write(path, surrox::testing::runtime().comm());
   first.reset();
 
   auto resumed = make_solver(overrides);
-  resumed->load_state(io::Hdf5Checkpoint::read(path, testing::runtime().comm()));
+  resumed->load_state(io::Hdf5Checkpoint::read(path, surrox::testing::runtime().comm()));
   EXPECT_EQ(resumed->step(), 20);
   for (int n = 0; n < 20; ++n) resumed->advance();
   EXPECT_EQ(resumed->time(), reference->time());
@@ -197,14 +197,14 @@ TEST(RayleighBenard, RejectsBadInputWithExitCodeTwo) {
   EXPECT_THROW(rb_case({"solver.output_interval=1"}), InputError);  // removed: output.interval
   EXPECT_THROW(make_solver({"solver.cells=[2, 16]"}), InputError);
   EXPECT_THROW(make_solver({"solver.pressure.pc_type=no_such_pc"}), InputError);
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   for (const std::string& bad :
        {std::string("solver.rayleigh=0"), std::string("solver.cells=[64,-1]"),
         std::string("solver.cfl=2")}) {
     std::string out;
-    const int code = testing::run_surrox(
-        "run " + (testing::source_dir() / "cases/rayleigh_benard/onset.yaml").string() + " -o " +
-            (dir / "bad").string() + " --set " + bad,
+    const int code = surrox::testing::run_surrox(
+        "run " + (surrox::testing::source_dir() / "cases/rayleigh_benard/onset.yaml").string() +
+            " -o " + (dir / "bad").string() + " --set " + bad,
         &out);
     EXPECT_EQ(code, 2) << bad << "\n" << out;
     EXPECT_NE(out.find("solver."), std::string::npos) << out;
@@ -214,9 +214,9 @@ TEST(RayleighBenard, RejectsBadInputWithExitCodeTwo) {
 // Through the CLI: half the steps, a restart from the checkpoint, the rest: bitwise the same
 // summary.json as the uninterrupted run.
 TEST(RayleighBenard, CliRestartEqualsTheUninterruptedRunBitwise) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const auto full = testing::expect_cli_restart_bitwise(
-      "run " + (testing::source_dir() / "cases/rayleigh_benard/onset.yaml").string() +
+      "run " + (surrox::testing::source_dir() / "cases/rayleigh_benard/onset.yaml").string() +
           " --set solver.rayleigh=5000 --set solver.amplitude=0.1 --set \"solver.cells=[16, 16]\"" +
           " --set solver.end_time=6 --set output.hdf5=false --set output.vtk=false",
       dir);
@@ -229,9 +229,10 @@ TEST(RayleighBenard, BlowUpStopsWithExitCodeOneNamingStepAndCell) {
   const std::string what = testing::blow_up_message(*solver);
   EXPECT_NE(what.find("cell (i = "), std::string::npos) << what;
   std::string out;
-  const int code = testing::run_surrox(
-      "run " + (testing::source_dir() / "cases/rayleigh_benard/onset.yaml").string() + " -o " +
-          (testing::scratch_dir() / "blowup").string() + " --set solver.amplitude=1e300",
+  const int code = surrox::testing::run_surrox(
+      "run " + (surrox::testing::source_dir() / "cases/rayleigh_benard/onset.yaml").string() +
+          " -o " + (surrox::testing::scratch_dir() / "blowup").string() +
+          " --set solver.amplitude=1e300",
       &out);
   EXPECT_EQ(code, 1) << out;
   EXPECT_NE(out.find("blew up at step"), std::string::npos) << out;

@@ -22,7 +22,7 @@ io::CaseFile heat_case(const std::vector<std::string>& overrides) {
 Diagnostics run(const std::vector<std::string>& overrides) {
   const io::CaseFile c = heat_case(overrides);
   HeatSolver solver;
-  solver.initialize(c.root.section("solver"), testing::runtime());
+  solver.initialize(c.root.section("solver"), surrox::testing::runtime());
   while (!solver.finished()) solver.advance();
   EXPECT_NEAR(solver.time(), c.root.section("solver").real("end_time"), 1e-12);
   return solver.diagnostics();
@@ -53,7 +53,7 @@ TEST(HeatSolver, ThreeDimensionalModesDecayAtTheExactRate) {
 TEST(HeatSolver, TimeStepRespectsTheStabilityLimit) {
   const io::CaseFile c = heat_case({"solver.grid.points=[33, 33]", "solver.cfl=1.0"});
   HeatSolver solver;
-  solver.initialize(c.root.section("solver"), testing::runtime());
+  solver.initialize(c.root.section("solver"), surrox::testing::runtime());
   solver.advance();
   EXPECT_LE(solver.diagnostics().at("dt"), solver.stable_dt() * (1 + 1e-12));
 }
@@ -72,7 +72,7 @@ TEST(HeatSolver, RejectsUnstableAndInconsistentInput) {
   const io::CaseFile c = heat_case({"solver.modes=[1, 1, 1]"});
   HeatSolver solver;
   try {
-    solver.initialize(c.root.section("solver"), testing::runtime());
+    solver.initialize(c.root.section("solver"), surrox::testing::runtime());
     FAIL();
   } catch (const InputError& e) {
     EXPECT_NE(

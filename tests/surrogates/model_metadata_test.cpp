@@ -126,7 +126,7 @@ TEST(SurrogateMetadata, VersionOneGridCellsBecomeAStructuredGridInput) {
 // A model file exactly as format_version 1 saved it: the weights and the metadata JSON in one
 // torch archive.
 TEST(SurrogateMetadata, VersionOneModelFilesLoadAndPredictTheSame) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   YAML::Node node = YAML::Load("{hidden: [4], activation: tanh}");
   auto origin = std::make_shared<CaseOrigin>();
   origin->file = "net.yaml";

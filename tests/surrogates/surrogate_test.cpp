@@ -67,7 +67,7 @@ TEST(Networks, UNetIsPeriodicAroundTheAirfoil) {
 }
 
 TEST(Surrogate, SaveLoadPredictsTheSameAndChecksFit) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   torch::manual_seed(4);
   SurrogateMetadata m;
   m.network = "mlp";
@@ -114,7 +114,7 @@ TEST(Surrogate, GridModelRefusesAnotherGrid) {
 }
 
 TEST(Surrogate, NonModelsAreInputErrors) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   EXPECT_THROW(Surrogate::load(dir / "missing.pt"), InputError);
   std::ofstream(dir / "text.pt") << "not a model";
   EXPECT_THROW(Surrogate::load(dir / "text.pt"), InputError);
@@ -131,12 +131,13 @@ TEST(Surrogate, NonModelsAreInputErrors) {
 }
 
 TEST(Surrogate, TorchScriptFromPythonPyTorch) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   std::string out;
-  if (testing::run_command("/usr/bin/python3 -c 'import torch'", &out) != 0)
+  if (surrox::testing::run_command("/usr/bin/python3 -c 'import torch'", &out) != 0)
     GTEST_SKIP() << "python3-torch is not installed (scripts/bootstrap.sh installs it): " << out;
-  const auto script = testing::source_dir() / "tests" / "surrogates" / "make_torchscript.py";
-  ASSERT_EQ(testing::run_command(
+  const auto script =
+      surrox::testing::source_dir() / "tests" / "surrogates" / "make_torchscript.py";
+  ASSERT_EQ(surrox::testing::run_command(
                 "/usr/bin/python3 " + script.string() + " " + (dir / "ts.pt").string(), &out),
             0)
       << out;

@@ -59,7 +59,7 @@ struct CountingCopies final : DataParallel {
 class DataParallelTransport : public ::testing::TestWithParam<HostTransport> {};
 
 TEST_P(DataParallelTransport, BucketedSumOverRanks) {
-  Runtime& runtime = testing::runtime();
+  Runtime& runtime = surrox::testing::runtime();
   ASSERT_EQ(runtime.size(), 2);
   // 64-byte buckets: every tensor below lands in its own or a shared small bucket.
   auto parallel = collective_data_parallel(runtime.comm(), through(GetParam(), 64));
@@ -81,7 +81,7 @@ TEST_P(DataParallelTransport, BucketedSumOverRanks) {
 }
 
 TEST_P(DataParallelTransport, ViewsOfOneBufferAreSummedInPlace) {
-  Runtime& runtime = testing::runtime();
+  Runtime& runtime = surrox::testing::runtime();
   auto parallel = collective_data_parallel(runtime.comm(), through(GetParam()));
   // Gradients lying back to back in one buffer: one bucket over the buffer's own memory.
   auto flat = torch::arange(20, torch::kFloat64) * (runtime.rank() + 1);
@@ -93,7 +93,7 @@ TEST_P(DataParallelTransport, ViewsOfOneBufferAreSummedInPlace) {
 }
 
 TEST_P(DataParallelTransport, TwoRanksTrainLikeOne) {
-  Runtime& runtime = testing::runtime();
+  Runtime& runtime = surrox::testing::runtime();
   const std::vector<std::string> config = {"training.epochs=4", "training.batch_size=50",
                                            "training.optimizer={type: adam, lr: 1e-2}",
                                            "training.loss={type: area_weighted_mse}"};
@@ -106,7 +106,7 @@ TEST_P(DataParallelTransport, TwoRanksTrainLikeOne) {
   // One rank's run, computed on each rank alone.
   torch::manual_seed(5);
   DataParallelMlp one;
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const TrainResult alone =
       Trainer(training_section(config), single_process())
           .fit(one, train, valid, dir / ("one" + std::to_string(runtime.rank())));

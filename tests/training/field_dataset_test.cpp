@@ -30,7 +30,7 @@ FieldDataset load(const std::filesystem::path& sweep, std::vector<std::string> o
 }
 
 TEST(FieldDataset, SplitsByCaseAndNormalisesWithTrainingStatistics) {
-  const auto sweep = make_sweep(testing::scratch_dir());
+  const auto sweep = make_sweep(surrox::testing::scratch_dir());
   const FieldDataset d =
       load(sweep, {"data.split=[0.6, 0.2, 0.2]", "data.weight=area", "data.dtype=float64",
                    "data.parameters=[solver.alpha_deg, cl]"});
@@ -64,7 +64,7 @@ TEST(FieldDataset, SplitsByCaseAndNormalisesWithTrainingStatistics) {
 }
 
 TEST(FieldDataset, GridLayoutAndGroups) {
-  const auto sweep = make_sweep(testing::scratch_dir());
+  const auto sweep = make_sweep(surrox::testing::scratch_dir());
   const FieldDataset d = load(sweep, {"data.group_by=[airfoil]", "data.split=[0.6, 0.2, 0.2]"},
                               surrogates::SampleLayout::kGrid);
   ASSERT_EQ(d.train.inputs.dim(), 4);
@@ -89,7 +89,7 @@ TEST(FieldDataset, GridLayoutAndGroups) {
 // file: cell (i, j) gets cos and sin of 2π(i + ½)/ni and (j + ½)/nj, in the points layout's
 // i-fastest row order.
 TEST(FieldDataset, GridIndexChannels) {
-  const auto sweep = make_sweep(testing::scratch_dir());
+  const auto sweep = make_sweep(surrox::testing::scratch_dir());
   const FieldDataset d =
       load(sweep, {"data.inputs=[grid_i_cos, grid_i_sin, grid_j]", "data.dtype=float64"});
   const auto raw = d.inputs.invert(d.train.inputs.slice(0, 0, kNi * kNj));
@@ -103,7 +103,7 @@ TEST(FieldDataset, GridIndexChannels) {
 }
 
 TEST(FieldDataset, LeavesOutUnconvergedCasesUnlessAsked) {
-  const auto sweep = make_sweep(testing::scratch_dir(), {2, 7});
+  const auto sweep = make_sweep(surrox::testing::scratch_dir(), {2, 7});
   auto all_cases = [](const FieldDataset& d) {
     std::set<std::string> names(d.train_cases.begin(), d.train_cases.end());
     names.insert(d.validation_cases.begin(), d.validation_cases.end());
@@ -124,7 +124,7 @@ TEST(FieldDataset, LeavesOutUnconvergedCasesUnlessAsked) {
   EXPECT_EQ(kept.unconverged_cases_kept, (std::vector<std::string>{"case_0002", "case_0007"}));
   EXPECT_EQ(all_cases(kept).size(), 10u);
 
-  const auto none_dir = testing::scratch_dir() / "none";
+  const auto none_dir = surrox::testing::scratch_dir() / "none";
   std::filesystem::create_directories(none_dir);
   const auto none = make_sweep(none_dir, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
   try {
@@ -136,7 +136,7 @@ TEST(FieldDataset, LeavesOutUnconvergedCasesUnlessAsked) {
 }
 
 TEST(FieldDataset, BadInputNamesWhatIsWrong) {
-  const auto sweep = make_sweep(testing::scratch_dir());
+  const auto sweep = make_sweep(surrox::testing::scratch_dir());
   auto message = [&](const std::vector<std::string>& overrides) {
     try {
       load(sweep, overrides);

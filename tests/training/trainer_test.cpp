@@ -84,7 +84,7 @@ TEST(LrSchedule, ClosedForms) {
 }
 
 TEST(Trainer, LearnsASmoothFunction) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   Trainer trainer(training_section({"training.epochs=60", "training.batch_size=64",
                                     "training.optimizer={type: adam, lr: 3e-3}",
                                     "training.schedule={type: cosine}"}));
@@ -100,7 +100,7 @@ TEST(Trainer, LearnsASmoothFunction) {
 }
 
 TEST(Trainer, ResumedRunContinuesTheLossCurveExactly) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   const std::vector<std::string> config = {
       "training.epochs=8",
       "training.batch_size=100",
@@ -142,7 +142,7 @@ TEST(Trainer, ResumedRunContinuesTheLossCurveExactly) {
 }
 
 TEST(Trainer, EmptyTrainingSplitAndMissingWeightsAreBadInput) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   auto net = model(1);
   Trainer trainer(training_section());
   TensorSet empty{torch::zeros({0, 2}, torch::kFloat64), torch::zeros({0, 2}, torch::kFloat64), {}};
@@ -155,7 +155,7 @@ TEST(Trainer, EmptyTrainingSplitAndMissingWeightsAreBadInput) {
 }
 
 TEST(Trainer, EarlyStoppingEndsARunThatStopsImproving) {
-  const auto dir = testing::scratch_dir();
+  const auto dir = surrox::testing::scratch_dir();
   // A learning rate far too small: the validation loss barely moves and never improves by much,
   // while a huge rate makes it bounce. Use lr = 0 (validation constant) to force the stop.
   Trainer trainer(training_section({"training.epochs=50", "training.early_stopping_patience=3",
