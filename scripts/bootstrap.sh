@@ -8,7 +8,7 @@ packages=(
   # Toolchain
   build-essential g++ cmake ninja-build pkg-config git ca-certificates ccache clang-format
   # Numerics and ML
-  libtorch-dev libgloo-dev libtrilinos-kokkos-dev libopenblas0-openmp
+  libtorch-dev libgloo-dev libtrilinos-kokkos-dev libopenblas0-openmp libfftw3-dev
   # I/O
   libvtk9-dev libhdf5-openmpi-dev hdf5-tools libyaml-cpp-dev nlohmann-json3-dev
   # Parallel
