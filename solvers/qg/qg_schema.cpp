@@ -72,9 +72,11 @@ Schema qg_schema() {
       .fallback("0");
   Schema poisson("The streamfunction inversion ∇²ψ = ω (ψ = 0 on the walls).");
   poisson
-      .choice("solver", {"fft", "ksp"},
-              "fft: FFTW's type-I sine transform in x and y (exact, the faster one measured, "
-              "docs/validation/qg.md); ksp: PETSc KSP on the DMDA (options prefix -qg_poisson_)")
+      .choice("solver", {"fft", "fft_tridiagonal", "ksp"},
+              "fft: FFTW's type-I sine transform in x and y; fft_tridiagonal: the sine transform "
+              "in x and a tridiagonal (Thomas) solve per mode in y; ksp: PETSc KSP on the DMDA "
+              "(options prefix -qg_poisson_). All solve the same discrete problem; the default "
+              "is the fastest measured (bench/qg, docs/validation/qg.md)")
       .fallback("fft");
   poisson.string("ksp_type", "KSP type (ksp only); \"auto\": preonly with a direct LU")
       .fallback("auto");

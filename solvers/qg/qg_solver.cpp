@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
 
 #include "solvers/common/fft_poisson_solver.hpp"
+#include "solvers/common/fft_tridiagonal_poisson_solver.hpp"
 #include "solvers/common/ksp_poisson_solver.hpp"
 #include "solvers/common/wall_normal_grid.hpp"
 #include "solvers/counter_hash.hpp"
@@ -46,6 +48,33 @@ double qg_landed_step(double dt, double time, double target, bool& lands) {
     return target - time;
   }
   return time + 2 * dt > target ? 0.5 * (target - time) : dt;
+}
+
+// The streamfunction solvers by their case-file name (solver.poisson.solver); all solve the same
+// discrete problem with Dirichlet sides.
+using QgPoissonFactory = std::unique_ptr<PoissonSolver> (*)(const DmdaGrid&, const WallNormalGrid&,
+                                                            double, const CaseNode&);
+const std::map<std::string, QgPoissonFactory>& qg_poisson_solvers() {
+  static const PoissonBoundaries walls{PoissonSide::kDirichlet, PoissonSide::kDirichlet};
+  static const std::map<std::string, QgPoissonFactory> factories = {
+      {"fft",
+       [](const DmdaGrid& grid, const WallNormalGrid& z, double hx,
+          const CaseNode&) -> std::unique_ptr<PoissonSolver> {
+         return std::make_unique<FftPoissonSolver>(grid, z, hx, walls);
+       }},
+      {"fft_tridiagonal",
+       [](const DmdaGrid& grid, const WallNormalGrid& z, double hx,
+          const CaseNode&) -> std::unique_ptr<PoissonSolver> {
+         return std::make_unique<FftTridiagonalPoissonSolver>(grid, z, hx, walls);
+       }},
+      {"ksp",
+       [](const DmdaGrid& grid, const WallNormalGrid& z, double hx,
+          const CaseNode& options) -> std::unique_ptr<PoissonSolver> {
+         return std::make_unique<KspPoissonSolver>(grid, z, hx, 1.0, options, "qg_poisson_", 1,
+                                                   walls);
+       }},
+  };
+  return factories;
 }
 
 }  // namespace
@@ -91,13 +120,8 @@ void QgSolver::initialize(const CaseNode& config, Runtime& runtime) {
   // z grid is [0, 1] in ny − 1 rows, so x is scaled to keep the ratio.
   const WallNormalGrid z(ny_ - 1, 0.0);
   const double hx_scaled = z.dz(0) * hx_ / hy_;
-  const PoissonBoundaries sides{PoissonSide::kDirichlet, PoissonSide::kDirichlet};
   const CaseNode poisson = config.section("poisson");
-  if (poisson.string("solver") == "fft")
-    poisson_ = std::make_unique<FftPoissonSolver>(*grid_, z, hx_scaled, sides);
-  else
-    poisson_ = std::make_unique<KspPoissonSolver>(*grid_, z, hx_scaled, 1.0, poisson, "qg_poisson_",
-                                                  1, sides);
+  poisson_ = qg_poisson_solvers().at(poisson.string("solver"))(*grid_, z, hx_scaled, poisson);
 
   set_initial(config);
   grid_->exchange(omega_);

@@ -12,6 +12,7 @@
 #include "core/runtime.hpp"
 #include "io/case_file.hpp"
 #include "solvers/common/fft_poisson_solver.hpp"
+#include "solvers/common/fft_tridiagonal_poisson_solver.hpp"
 #include "solvers/common/ksp_poisson_solver.hpp"
 #include "support/test_paths.hpp"
 
@@ -47,6 +48,8 @@ Solved solve(long nx, long ny, const std::string& which) {
   std::unique_ptr<PoissonSolver> poisson;
   if (which == "fft")
     poisson = std::make_unique<FftPoissonSolver>(grid, z, hx_scaled, sides);
+  else if (which == "fft_tridiagonal")
+    poisson = std::make_unique<FftTridiagonalPoissonSolver>(grid, z, hx_scaled, sides);
   else
     poisson = std::make_unique<KspPoissonSolver>(grid, z, hx_scaled, 1.0, options, "t_", 1, sides);
   const Field3 rhs = grid.owned_field("rhs"), psi = grid.ghosted_field("psi");
@@ -96,17 +99,20 @@ TEST(QgPoisson, FftSolverConvergesAtSecondOrderToTheClosedForm) {
   EXPECT_LT(previous, 1e-3);
 }
 
-TEST(QgPoisson, FftAndKspSolveTheSameDiscreteProblem) {
+TEST(QgPoisson, FftFftTridiagonalAndKspSolveTheSameDiscreteProblem) {
   // Non-square spacing (hx ≠ hy) and sizes whose n + 1 is not a power of two.
-  const Solved fft = solve(30, 44, "fft"), ksp = solve(30, 44, "ksp");
-  ASSERT_EQ(fft.psi.size(), ksp.psi.size());
-  double worst = 0;
-  for (std::size_t n = 0; n < fft.psi.size(); ++n)
-    worst = std::max(worst, std::fabs(fft.psi[n] - ksp.psi[n]));
-  std::cout << "max |psi_fft - psi_ksp| / max|psi| = " << worst / fft.max_psi << "\n";
-  EXPECT_LT(worst, 1e-12 * fft.max_psi);
-  EXPECT_GT(fft.max_error, 1e-6);  // both carry the same, nonzero discretisation error
-  EXPECT_NEAR(fft.max_error, ksp.max_error, 1e-12);
+  const Solved ksp = solve(30, 44, "ksp");
+  for (const char* which : {"fft", "fft_tridiagonal"}) {
+    const Solved fft = solve(30, 44, which);
+    ASSERT_EQ(fft.psi.size(), ksp.psi.size());
+    double worst = 0;
+    for (std::size_t n = 0; n < fft.psi.size(); ++n)
+      worst = std::max(worst, std::fabs(fft.psi[n] - ksp.psi[n]));
+    std::cout << which << ": max |psi - psi_ksp| / max|psi| = " << worst / fft.max_psi << "\n";
+    EXPECT_LT(worst, 1e-12 * fft.max_psi) << which;
+    EXPECT_GT(fft.max_error, 1e-6);  // both carry the same, nonzero discretisation error
+    EXPECT_NEAR(fft.max_error, ksp.max_error, 1e-12) << which;
+  }
 }
 
 TEST(QgPoisson, FftSolverRefusesOtherBoundaries) {
