@@ -57,6 +57,8 @@ find_package(nlohmann_json REQUIRED)
 
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(PETSC REQUIRED IMPORTED_TARGET petsc)
+# FFTW's sine transforms: the Poisson solves of the closed-basin (quasi-geostrophic) solver.
+pkg_check_modules(FFTW3 REQUIRED IMPORTED_TARGET fftw3)
 # Debian's petsc.pc carries its own build's hardening flags (-D_FORTIFY_SOURCE=2 -Wdate-time).
 # Passed on to every target that links the solvers, they make those units differ from the
 # LibTorch precompiled header, which GCC then ignores (-Winvalid-pch) and parses torch anew in

@@ -1,6 +1,7 @@
 #include "solvers/airfoil/register.hpp"
 #include "solvers/heat/heat_solver.hpp"
 #include "solvers/md/register.hpp"
+#include "solvers/qg/register.hpp"
 #include "solvers/rayleigh_benard/register.hpp"
 #include "solvers/solver.hpp"
 
@@ -14,6 +15,7 @@ void register_all(SolverRegistry& solvers) {
   md::register_solvers(solvers);
   rayleigh_benard::register_solvers(solvers);
   airfoil::register_solvers(solvers);
+  qg::register_solvers(solvers);
 }
 
 }  // namespace

@@ -5,15 +5,16 @@
 
 namespace surrox::solvers {
 
-DmdaGrid::DmdaGrid(MPI_Comm comm, int dim, std::array<long, 3> cells)
-    : dim_(dim), comm_(comm), cells_(cells) {
+DmdaGrid::DmdaGrid(MPI_Comm comm, int dim, std::array<long, 3> cells, bool periodic_x)
+    : dim_(dim), periodic_x_(periodic_x), comm_(comm), cells_(cells) {
+  if (dim == 3 && !periodic_x) throw Error("DmdaGrid: walls in x are for 2D grids only");
   const auto n = [&](int axis) { return static_cast<PetscInt>(cells_[axis]); };
   PetscInt c[6] = {0, 0, 0, 1, 1, 1}, g[6] = {0, 0, 0, 1, 1, 1};
   if (dim == 2) {
     // PETSc's (x, y) are (x, z) here.
-    SURROX_PETSC_CHECK(DMDACreate2d(comm, DM_BOUNDARY_PERIODIC, DM_BOUNDARY_GHOSTED,
-                                    DMDA_STENCIL_BOX, n(kX), n(kZ), PETSC_DECIDE, PETSC_DECIDE, 1,
-                                    1, nullptr, nullptr, da_.out()));
+    SURROX_PETSC_CHECK(DMDACreate2d(comm, periodic_x ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_GHOSTED,
+                                    DM_BOUNDARY_GHOSTED, DMDA_STENCIL_BOX, n(kX), n(kZ),
+                                    PETSC_DECIDE, PETSC_DECIDE, 1, 1, nullptr, nullptr, da_.out()));
     SURROX_PETSC_CHECK(DMSetUp(da_.get()));
     SURROX_PETSC_CHECK(
         DMDAGetCorners(da_.get(), &c[kX], &c[kZ], nullptr, &c[3 + kX], &c[3 + kZ], nullptr));

@@ -1,7 +1,9 @@
 #pragma once
 // A box of cells distributed over MPI ranks by a PETSc DMDA, periodic in the horizontal (x, and
 // y in 3D) and bounded by walls in z, with a box stencil one cell wide: the decomposition, the
-// ghosted local arrays and the halo exchange of the structured-grid solvers.
+// ghosted local arrays and the halo exchange of the structured-grid solvers. A 2D grid may have
+// walls in x too (a closed basin): its ghost columns beyond them are then the caller's, like
+// the ghost rows beyond the z walls.
 //
 // Fields on it are rank-3 (z, y, x) LayoutRight Views over the rank's ghosted box (Field3). In
 // 2D the DMDA is 2D over (x, z), ny = 1 and y has no ghosts, so a 2D field is laid out exactly
@@ -21,10 +23,12 @@ class DmdaGrid {
  public:
   static constexpr int kX = 0, kY = 1, kZ = 2;
 
-  // cells = {nx, ny, nz}; ny is 1 when dim == 2. Collective over comm.
-  DmdaGrid(MPI_Comm comm, int dim, std::array<long, 3> cells);
+  // cells = {nx, ny, nz}; ny is 1 when dim == 2. periodic_x = false (2D only): walls in x.
+  // Collective over comm.
+  DmdaGrid(MPI_Comm comm, int dim, std::array<long, 3> cells, bool periodic_x = true);
 
   int dim() const { return dim_; }
+  bool periodic_x() const { return periodic_x_; }
   MPI_Comm comm() const { return comm_; }
   DM dm() const { return da_.get(); }
   long cells(int axis) const { return cells_[axis]; }      // global count
@@ -54,6 +58,7 @@ class DmdaGrid {
 
  private:
   int dim_;
+  bool periodic_x_ = true;
   MPI_Comm comm_;
   DmHandle da_;
   std::array<long, 3> cells_{}, start_{}, owned_{}, ghosted_{}, offset_{};

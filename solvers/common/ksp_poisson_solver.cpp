@@ -10,8 +10,10 @@ namespace surrox::solvers {
 
 KspPoissonSolver::KspPoissonSolver(const DmdaGrid& grid, const WallNormalGrid& z, double hx,
                                    double hy, const CaseNode& options, const std::string& prefix,
-                                   int slots)
-    : grid_(grid), phi_(static_cast<std::size_t>(slots)) {
+                                   int slots, PoissonBoundaries sides)
+    : grid_(grid), sides_(sides), phi_(static_cast<std::size_t>(slots)) {
+  if ((sides_.x == PoissonSide::kPeriodic) != grid_.periodic_x())
+    throw Error("KspPoissonSolver: the x sides do not match the grid's");
   SURROX_PETSC_CHECK(DMCreateGlobalVector(grid_.dm(), rhs_.out()));
   for (auto& phi : phi_) {
     SURROX_PETSC_CHECK(DMCreateGlobalVector(grid_.dm(), phi.out()));
@@ -27,7 +29,9 @@ void KspPoissonSolver::assemble(const WallNormalGrid& z, double hx, double hy) {
   SURROX_PETSC_CHECK(DMSetMatrixPreallocateOnly(grid_.dm(), PETSC_TRUE));
   SURROX_PETSC_CHECK(DMCreateMatrix(grid_.dm(), matrix_.out()));
   const bool three_d = grid_.dim() == 3;
-  const long nz = grid_.cells(DmdaGrid::kZ);
+  const long nx = grid_.cells(DmdaGrid::kX), nz = grid_.cells(DmdaGrid::kZ);
+  const bool periodic_x = sides_.x == PoissonSide::kPeriodic;
+  const bool dirichlet_z = sides_.z == PoissonSide::kDirichlet;
   // A DMDA stencil names (x, z) as (i, j) in 2D and (x, y, z) as (i, j, k) in 3D.
   const auto at = [&](PetscInt i, PetscInt j, PetscInt k) {
     MatStencil s{};
@@ -55,16 +59,20 @@ void KspPoissonSolver::assemble(const WallNormalGrid& z, double hx, double hy) {
           cols[n] = at(ii, jj, kk), vals[n++] = value;
         };
         double diag = 2 * cx;
-        add(i - 1, j, k, -cx), add(i + 1, j, k, -cx);
+        if (periodic_x || i > 0) add(i - 1, j, k, -cx);
+        if (periodic_x || i < nx - 1) add(i + 1, j, k, -cx);
         if (three_d) add(i, j - 1, k, -cy), add(i, j + 1, k, -cy), diag += 2 * cy;
-        if (k > 0) add(i, j, k - 1, -cb), diag += cb;
-        if (k < nz - 1) add(i, j, k + 1, -ct), diag += ct;
+        if (k > 0) add(i, j, k - 1, -cb);
+        if (k < nz - 1) add(i, j, k + 1, -ct);
+        if (k > 0 || dirichlet_z) diag += cb;
+        if (k < nz - 1 || dirichlet_z) diag += ct;
         add(i, j, k, diag);
         SURROX_PETSC_CHECK(
             MatSetValuesStencil(matrix_.get(), 1, &row, n, cols, vals, INSERT_VALUES));
       }
   SURROX_PETSC_CHECK(MatAssemblyBegin(matrix_.get(), MAT_FINAL_ASSEMBLY));
   SURROX_PETSC_CHECK(MatAssemblyEnd(matrix_.get(), MAT_FINAL_ASSEMBLY));
+  if (!sides_.singular()) return;
   SURROX_PETSC_CHECK(MatNullSpaceCreate(grid_.comm(), PETSC_TRUE, 0, nullptr, null_space_.out()));
   SURROX_PETSC_CHECK(MatSetNullSpace(matrix_.get(), null_space_.get()));
 }
@@ -122,7 +130,7 @@ PoissonReport KspPoissonSolver::solve(const Field3& rhs, const Field3& phi, int 
   SURROX_PETSC_CHECK(VecGetArray(rhs_.get(), &r));
   std::copy(host.data(), host.data() + host.size(), r);
   SURROX_PETSC_CHECK(VecRestoreArray(rhs_.get(), &r));
-  SURROX_PETSC_CHECK(MatNullSpaceRemove(null_space_.get(), rhs_.get()));
+  if (null_space_) SURROX_PETSC_CHECK(MatNullSpaceRemove(null_space_.get(), rhs_.get()));
   SURROX_PETSC_CHECK(KSPSetTolerances(ksp_.get(), rtol_, tolerance, PETSC_DEFAULT, 10000));
   Vec solution = phi_.at(static_cast<std::size_t>(slot)).get();
   SURROX_PETSC_CHECK(KSPSolve(ksp_.get(), rhs_.get(), solution));
@@ -134,23 +142,8 @@ PoissonReport KspPoissonSolver::solve(const Field3& rhs, const Field3& phi, int 
   ++solves_;
   if (reason < 0) return {false, static_cast<int>(reason), static_cast<long>(its)};
   grid_.global_to_field(solution, phi);
-  mirror_walls(phi);
+  fill_wall_ghosts(grid_, sides_, phi);
   return {true, static_cast<int>(reason), static_cast<long>(its)};
-}
-
-void KspPoissonSolver::mirror_walls(const Field3& phi) const {
-  const bool bottom = grid_.start(DmdaGrid::kZ) == 0;
-  const bool top =
-      grid_.start(DmdaGrid::kZ) + grid_.owned(DmdaGrid::kZ) == grid_.cells(DmdaGrid::kZ);
-  const long lo = grid_.offset(DmdaGrid::kZ), hi = lo + grid_.owned(DmdaGrid::kZ) - 1;
-  Kokkos::parallel_for(
-      "KspPoissonSolver::mirror_walls",
-      Kokkos::MDRangePolicy<Kokkos::Rank<2>>(
-          {0, 0}, {grid_.ghosted(DmdaGrid::kY), grid_.ghosted(DmdaGrid::kX)}),
-      KOKKOS_LAMBDA(long j, long i) {
-        if (bottom) phi(lo - 1, j, i) = phi(lo, j, i);
-        if (top) phi(hi + 1, j, i) = phi(hi, j, i);
-      });
 }
 
 void KspPoissonSolver::save_state(io::Hdf5Checkpoint& checkpoint) const {

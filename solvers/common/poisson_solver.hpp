@@ -1,16 +1,20 @@
 #pragma once
 // The Poisson problem of a projection (pressure) or an inversion (streamfunction) on the cells of
-// a DmdaGrid, periodic in the horizontal, homogeneous Neumann at the z walls, in finite-volume
-// form: A φ = r, where A is −∇² integrated over each cell (its flux differences times the face
-// areas; symmetric positive semi-definite, constants in its null space) and r is the source
-// integrated over each cell. The solution is defined up to a constant; r's mean is removed.
+// a DmdaGrid in finite-volume form: A φ = r, where A is −∇² integrated over each cell (its flux
+// differences times the face areas; symmetric positive semi-definite) and r is the source
+// integrated over each cell. The sides (PoissonBoundaries) are, in x, periodic or Dirichlet and,
+// in z, homogeneous Neumann or Dirichlet:
+//  - periodic x, Neumann z (a projection): constants are A's null space; the solution is defined
+//    up to a constant and r's mean is removed.
+//  - Dirichlet (an inversion on the interior nodes of a vertex grid, e.g. a streamfunction in a
+//    closed basin): φ = 0 on a wall one spacing beyond the last unknown, A is definite.
 //
 // The caller owns both Views: rhs over the owned cells (DmdaGrid::owned_field), φ a ghosted field
 // (DmdaGrid::ghosted_field) that comes back with its halo filled: neighbours' cells, periodic
-// images, and the ghosts beyond the walls mirrored (the Neumann condition).
+// images, and the ghosts beyond the walls mirrored (Neumann) or 0 (Dirichlet).
 //
-// Implementations: KspPoissonSolver (PETSc KSP on the DMDA, any z grid). A solver by FFT for
-// uniform periodic grids belongs behind the same interface.
+// Implementations: KspPoissonSolver (PETSc KSP on the DMDA, any z grid, any sides) and
+// FftPoissonSolver (FFTW's sine transform, uniform grids, Dirichlet on every side).
 #include <string>
 
 #include "core/field_set.hpp"
@@ -21,11 +25,23 @@ class Hdf5Checkpoint;
 
 namespace surrox::solvers {
 
+enum class PoissonSide { kPeriodic, kNeumann, kDirichlet };
+struct PoissonBoundaries {
+  PoissonSide x = PoissonSide::kPeriodic;  // kPeriodic or kDirichlet
+  PoissonSide z = PoissonSide::kNeumann;   // kNeumann or kDirichlet
+  bool singular() const { return x != PoissonSide::kDirichlet && z != PoissonSide::kDirichlet; }
+};
+
 struct PoissonReport {
   bool converged;
   int reason;  // the method's own code (KSPConvergedReason); negative: failed
   long iterations;
 };
+
+class DmdaGrid;
+// The ghosts of φ beyond the walls: mirrored (Neumann) or 0 (Dirichlet), over the whole ghosted
+// extent, so corners too. The halo between ranks must be filled already.
+void fill_wall_ghosts(const DmdaGrid& grid, const PoissonBoundaries& sides, const Field3& phi);
 
 class PoissonSolver {
  public:

@@ -54,7 +54,14 @@ Schema rayleigh_benard_schema(int dim) {
          "stop early when |dNu/dt| (bottom plate) falls below this; 0: run to end_time")
       .at_least(0)
       .fallback("0");
-  Schema pressure("PETSc KSP for the pressure Poisson equation (options prefix -pressure_).");
+  Schema pressure("The pressure Poisson equation: PETSc KSP (options prefix -pressure_) or FFTW.");
+  pressure
+      .choice("solver", {"ksp", "fft_tridiagonal"},
+              three_d ? "ksp: PETSc KSP on the DMDA (fft_tridiagonal is 2D only)"
+                      : "ksp: PETSc KSP on the DMDA with the options below; fft_tridiagonal: "
+                        "FFTW's real DFT in x and a tridiagonal (Thomas) solve per mode in z, any "
+                        "stretching (the same discrete problem; bench/rayleigh_benard)")
+      .fallback("ksp");
   pressure
       .string("ksp_type",
               "KSP type; \"auto\": preonly (a direct factorisation needs no iterations)")

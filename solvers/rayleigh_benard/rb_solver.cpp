@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "io/hdf5_checkpoint.hpp"
+#include "solvers/common/fft_tridiagonal_poisson_solver.hpp"
 #include "solvers/common/ksp_poisson_solver.hpp"
 #include "solvers/common/wall_normal_grid.hpp"
 #include "solvers/rayleigh_benard/rb_common.hpp"
@@ -93,10 +94,16 @@ void RayleighBenardSolver<dim>::initialize(const CaseNode& config, Runtime& runt
     Kokkos::deep_copy(iw_, iw);
   }
   const CaseNode pressure = config.section("pressure");
-  projection_ = std::make_unique<PressureProjection<dim>>(
-      *grid_, dz_, dzc_, hx_, hy_, hz_min_,
-      std::make_unique<KspPoissonSolver>(*grid_, grid, hx_, hy_, pressure, "pressure_", 3),
-      pressure.real("divergence_tolerance"));
+  std::unique_ptr<PoissonSolver> poisson;
+  if (pressure.string("solver") == "fft_tridiagonal") {
+    if (three_d) pressure.fail("solver", "fft_tridiagonal is for the 2D solver only; use ksp");
+    poisson = std::make_unique<FftTridiagonalPoissonSolver>(*grid_, grid, hx_, PoissonBoundaries{});
+  } else {
+    poisson = std::make_unique<KspPoissonSolver>(*grid_, grid, hx_, hy_, pressure, "pressure_", 3);
+  }
+  projection_ = std::make_unique<PressureProjection<dim>>(*grid_, dz_, dzc_, hx_, hy_, hz_min_,
+                                                          std::move(poisson),
+                                                          pressure.real("divergence_tolerance"));
 
   set_initial(config);
   exchange(u_, Boundary::kU);
