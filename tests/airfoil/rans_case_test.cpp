@@ -22,7 +22,8 @@ TEST(RansCase, ShortenedNaca0012RunsThroughTheCli) {
   ASSERT_EQ(surrox::testing::run_surrox(
                 "run " + rans + " -o " + dir.string() +
                     " --set solver.max_iterations=20 --set solver.mesh.cells_around=64"
-                    " --set solver.mesh.cells_normal=32 --set solver.mesh.first_cell_height=1e-5"
+                    " --set solver.mesh.cells_normal=48 --set solver.mesh.first_cell_height=2e-4"
+                    " --set solver.mesh.farfield_radius=15"
                     " --set output.vtk=false",
                 &out),
             0)
