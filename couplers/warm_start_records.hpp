@@ -41,4 +41,28 @@ inline double wall_speedup(const CaseRecord& c, const WarmRun& w) {
   return w.total_s > 0 ? c.cold.solve_s / w.total_s : NAN;
 }
 
+// How soon a run was good enough by the criteria engineers use: cycles and wall time (a warm
+// run's includes inference) to engineering accuracy against the cold run's converged Cl and Cd,
+// and to SU2's Cauchy test; −1 cycles and NaN seconds where the run never got there.
+struct Milestones {
+  long accuracy_cycles = -1, cauchy_cycles = -1;
+  double accuracy_s = NAN, cauchy_s = NAN;
+};
+inline Milestones cold_milestones(const CaseRecord& c) {
+  Milestones m;
+  m.accuracy_cycles = cycles_to_accuracy(c.cold, c.cold.cl, c.cold.cd);
+  m.cauchy_cycles = c.cold.cauchy_cycle;
+  m.accuracy_s = seconds_at(c.cold, m.accuracy_cycles);
+  m.cauchy_s = seconds_at(c.cold, m.cauchy_cycles);
+  return m;
+}
+inline Milestones warm_milestones(const CaseRecord& c, const WarmRun& w) {
+  Milestones m;
+  m.accuracy_cycles = cycles_to_accuracy(w.run, c.cold.cl, c.cold.cd);
+  m.cauchy_cycles = w.run.cauchy_cycle;
+  m.accuracy_s = w.inference_s + seconds_at(w.run, m.accuracy_cycles);
+  m.cauchy_s = w.inference_s + seconds_at(w.run, m.cauchy_cycles);
+  return m;
+}
+
 }  // namespace surrox::couplers

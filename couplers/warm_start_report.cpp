@@ -21,29 +21,43 @@ nlohmann::json cycles_json(const ResidualLevels& levels) {
   return out;
 }
 
+nlohmann::json cycles_or_null(long cycles) {
+  return cycles >= 0 ? nlohmann::json(cycles) : nlohmann::json(nullptr);
+}
+
+// Cycles and wall time to engineering accuracy and to the Cauchy test.
+void add_milestones(nlohmann::json& entry, const Milestones& m) {
+  entry["cycles_to_engineering_accuracy"] = cycles_or_null(m.accuracy_cycles);
+  entry["wall_time_to_engineering_accuracy_s"] = number_or_null(m.accuracy_s);
+  entry["cycles_to_cauchy"] = cycles_or_null(m.cauchy_cycles);
+  entry["wall_time_to_cauchy_s"] = number_or_null(m.cauchy_s);
+}
+
 nlohmann::json warm_results(const CaseRecord& c, const WarmRun& w) {
   const SteadyRun& run = w.run;
-  return {{"iterations", run.iterations},
-          {"converged", run.converged},
-          {"final_residual", run.final_residual},
-          {"cycles_to_residual", cycles_json(run.levels)},
-          {"wall_time_s", w.total_s},
-          {"inference_s", w.inference_s},
-          {"solve_s", run.solve_s},
-          {"cl", run.cl},
-          {"cd", run.cd},
-          {"cl_difference", run.cl - c.cold.cl},
-          {"cd_difference", run.cd - c.cold.cd},
-          {"iteration_ratio", number_or_null(iteration_ratio(c, w))},
-          {"wall_speedup", number_or_null(wall_speedup(c, w))},
-          {"guard",
-           {{"repaired_cells", w.guard.repaired},
-            {"nonfinite", w.guard.nonfinite},
-            {"nonpositive_density", w.guard.nonpositive_density},
-            {"nonpositive_pressure", w.guard.nonpositive_pressure}}},
-          {"surrogate_cl", w.surrogate_cl},
-          {"surrogate_cd", w.surrogate_cd},
-          {"field_relative_l2", w.field_relative_l2}};
+  nlohmann::json entry = {{"iterations", run.iterations},
+                          {"converged", run.converged},
+                          {"final_residual", run.final_residual},
+                          {"cycles_to_residual", cycles_json(run.levels)},
+                          {"wall_time_s", w.total_s},
+                          {"inference_s", w.inference_s},
+                          {"solve_s", run.solve_s},
+                          {"cl", run.cl},
+                          {"cd", run.cd},
+                          {"cl_difference", run.cl - c.cold.cl},
+                          {"cd_difference", run.cd - c.cold.cd},
+                          {"iteration_ratio", number_or_null(iteration_ratio(c, w))},
+                          {"wall_speedup", number_or_null(wall_speedup(c, w))},
+                          {"guard",
+                           {{"repaired_cells", w.guard.repaired},
+                            {"nonfinite", w.guard.nonfinite},
+                            {"nonpositive_density", w.guard.nonpositive_density},
+                            {"nonpositive_pressure", w.guard.nonpositive_pressure}}},
+                          {"surrogate_cl", w.surrogate_cl},
+                          {"surrogate_cd", w.surrogate_cd},
+                          {"field_relative_l2", w.field_relative_l2}};
+  add_milestones(entry, warm_milestones(c, w));
+  return entry;
 }
 
 }  // namespace
@@ -60,6 +74,7 @@ nlohmann::json case_results(const CaseRecord& c, const std::vector<std::string>&
                             {"wall_time_s", c.cold.solve_s},
                             {"cl", c.cold.cl},
                             {"cd", c.cold.cd}}}};
+  add_milestones(entry["cold"], cold_milestones(c));
   for (std::size_t m = 0; m < labels.size(); ++m)
     entry["warm"][labels[m]] = warm_results(c, c.warm.at(m));
   return entry;
@@ -83,6 +98,13 @@ nlohmann::json model_results(const WarmStartSummary& summary,
       per_level[ResidualLevels::name(summary.levels[l])] =
           number_or_null(s.median_iteration_ratio_by_level[l]);
     over[labels[m]]["median_iteration_ratio_by_residual"] = per_level;
+    over[labels[m]]["median_iteration_ratio_at_engineering_accuracy"] =
+        number_or_null(s.median_accuracy_cycle_ratio);
+    over[labels[m]]["median_wall_speedup_at_engineering_accuracy"] =
+        number_or_null(s.median_accuracy_wall_speedup);
+    over[labels[m]]["median_iteration_ratio_at_cauchy"] =
+        number_or_null(s.median_cauchy_cycle_ratio);
+    over[labels[m]]["median_wall_speedup_at_cauchy"] = number_or_null(s.median_cauchy_wall_speedup);
   }
   return over;
 }
@@ -133,8 +155,23 @@ std::string comparison_table(const WarmStartSummary& summary, std::size_t cases,
       table += fmt::format(" {:.2f} |", ratio);
     table += "\n";
   }
-  table += fmt::format("\nCold start: median {:.0f} cycles, {:.2f} s per case.\n",
-                       summary.cold_median_iterations, summary.cold_median_wall_time_s);
+  // The criteria engineers stop at (docs/validation/warm_start.md).
+  table += fmt::format(
+      "\nCold/warm at engineering accuracy (|ΔCl| ≤ {:g}, |ΔCd| ≤ {:g} to the end, against the cold "
+      "run) and at SU2's Cauchy test on Cl and Cd ({} cycles, ε {:g}), medians:\n\n| model | "
+      "cycles, accuracy | wall, accuracy | cycles, Cauchy | wall, Cauchy |\n|---|---|---|---|---|\n",
+      kClTolerance, kCdTolerance, solvers::kCauchyElements, solvers::kCauchyEpsilon);
+  for (std::size_t m = 0; m < labels.size(); ++m) {
+    const ModelSummary& s = summary.models.at(m);
+    table += fmt::format("| {} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |\n", labels[m],
+                         s.median_accuracy_cycle_ratio, s.median_accuracy_wall_speedup,
+                         s.median_cauchy_cycle_ratio, s.median_cauchy_wall_speedup);
+  }
+  table += fmt::format(
+      "\nCold start: median {:.0f} cycles, {:.2f} s per case; engineering accuracy after {:.0f} "
+      "cycles, the Cauchy test after {:.0f}.\n",
+      summary.cold_median_iterations, summary.cold_median_wall_time_s,
+      summary.cold_median_accuracy_cycles, summary.cold_median_cauchy_cycles);
   return table;
 }
 

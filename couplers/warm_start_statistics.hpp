@@ -17,12 +17,16 @@ struct ModelSummary {
   double spearman_surrogate_cl = NAN, spearman_surrogate_cd = NAN;
   std::map<std::string, double> median_field_relative_l2;
   std::vector<double> median_iteration_ratio_by_level;  // per WarmStartSummary::levels entry
+  // Cold / warm at engineering accuracy and at the Cauchy test (warm time with inference).
+  double median_accuracy_cycle_ratio = NAN, median_accuracy_wall_speedup = NAN;
+  double median_cauchy_cycle_ratio = NAN, median_cauchy_wall_speedup = NAN;
 };
 
 struct WarmStartSummary {
   std::vector<double> levels;        // residual levels counted (the first case's)
   std::vector<ModelSummary> models;  // one per model, in the section's order
   double cold_median_iterations = NAN, cold_median_wall_time_s = NAN;
+  double cold_median_accuracy_cycles = NAN, cold_median_cauchy_cycles = NAN;
 };
 
 WarmStartSummary summarize(const std::vector<CaseRecord>& records, std::size_t models);

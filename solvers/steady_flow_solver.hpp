@@ -12,8 +12,11 @@ namespace surrox::solvers {
 
 class SteadyFlowSolver : public Solver {
  public:
-  // The relative residual at which a run counts as converged.
+  // The relative residual at which a run counts as converged (its residual criterion).
   virtual double convergence_criterion() const = 0;
+  // Whether the current state meets every stopping criterion of the case (the residual drop
+  // and/or a Cauchy test on forces); finished() without it means the iteration limit.
+  virtual bool converged() const = 0;
   // Replaces the state with ρ, u, v, p on the ni × nj cells (host, whole grid; collective).
   virtual void set_initial_primitive(const mesh::HostMatrix& rho, const mesh::HostMatrix& u,
                                      const mesh::HostMatrix& v, const mesh::HostMatrix& p) = 0;

@@ -1,4 +1,7 @@
 // The airfoil solver's case-file section: its schema and the parameters read from it.
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -50,6 +53,28 @@ Schema turbulence_schema() {
   return s;
 }
 
+Schema convergence_schema() {
+  Schema s(
+      "what ends a run besides max_iterations: every criterion in stop_on must hold (SU2's "
+      "CONV_FIELD); docs/validation/airfoil.md, \"Convergence criteria\"");
+  s.strings("stop_on",
+            "criteria that must all hold: residual (the density residual below residual_drop), "
+            "cl, cd (SU2's Cauchy test on that coefficient: the mean over the last "
+            "cauchy_elements cycles of |C_n − C_{n−1}| / max(|C_n|, 0.1) below cauchy_epsilon)")
+      .fallback("[residual]");
+  s.integer("cauchy_elements", "cycles the Cauchy test averages over (SU2's CONV_CAUCHY_ELEMS)")
+      .at_least(2)
+      .at_most(100000)
+      .fallback(std::to_string(kCauchyElements));
+  s.real("cauchy_epsilon",
+         "threshold of the Cauchy test (SU2's CONV_CAUCHY_EPS; our default is the largest value "
+         "measured never to stop before |ΔCl| ≤ 1e-4 and |ΔCd| ≤ 1e-5 on the default cases)")
+      .above(0)
+      .below(1)
+      .fallback(fmt::format("{}", kCauchyEpsilon));
+  return s;
+}
+
 }  // namespace
 
 Schema AirfoilSolver::schema() {
@@ -83,6 +108,8 @@ Schema AirfoilSolver::schema() {
       .above(0)
       .below(1)
       .fallback("1e-8");
+  s.section("convergence", convergence_schema(),
+            "stopping criteria (residual and/or Cauchy on forces)");
   s.choice("limiter", names_of(kLimiterTable),
            "MUSCL slope limiter (" + docs_of(kLimiterTable) + ")")
       .fallback("van_albada");
@@ -146,6 +173,15 @@ void AirfoilSolver::initialize(const CaseNode& config, Runtime& runtime) {
   p.cfl_ramp = config.integer("cfl_ramp");
   p.max_iterations = config.integer("max_iterations");
   p.residual_drop = config.real("residual_drop");
+  const CaseNode convergence = config.section("convergence");
+  p.stop_on = convergence.strings("stop_on");
+  const std::vector<std::string> criteria{"residual", "cl", "cd"};
+  for (const auto& c : p.stop_on)
+    if (std::find(criteria.begin(), criteria.end(), c) == criteria.end())
+      convergence.fail("stop_on", "unknown criterion '" + c + "'; valid: residual, cl, cd");
+  if (p.stop_on.empty()) convergence.fail("stop_on", "at least one of: residual, cl, cd");
+  p.cauchy_elements = convergence.integer("cauchy_elements");
+  p.cauchy_epsilon = convergence.real("cauchy_epsilon");
   p.limiter = lookup(kLimiterTable, config.string("limiter"), config, "limiter").value;
   p.far_field = lookup(kFarFieldTable, config.string("far_field"), config, "far_field").value;
   p.entropy_fix = config.real("entropy_fix");

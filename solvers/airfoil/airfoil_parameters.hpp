@@ -3,9 +3,11 @@
 // choices.
 #include <map>
 #include <string>
+#include <vector>
 
 #include "solvers/airfoil/flux.hpp"
 #include "solvers/airfoil/spalart_allmaras.hpp"
+#include "solvers/cauchy_criterion.hpp"
 
 namespace surrox::solvers::airfoil {
 
@@ -29,6 +31,12 @@ struct AirfoilParameters {
   long cfl_ramp = 50;   // iterations over which the CFL grows geometrically from 1
   long max_iterations = 5000;
   double residual_drop = 1e-8;
+  // What ends a run (all must hold, SU2's CONV_FIELD): "residual" (the density residual below
+  // residual_drop) and/or "cl", "cd" (SU2's Cauchy test on that coefficient,
+  // solvers/cauchy_criterion.hpp, over cauchy_elements cycles below cauchy_epsilon).
+  std::vector<std::string> stop_on{"residual"};
+  long cauchy_elements = kCauchyElements;
+  double cauchy_epsilon = kCauchyEpsilon;
   Limiter limiter = Limiter::kVanAlbada;
   double limiter_epsilon = 1e-6;  // van Albada's ε (squared difference, see flux.hpp)
   double entropy_fix = 0.1;       // Harten's δ/ĉ on the acoustic waves

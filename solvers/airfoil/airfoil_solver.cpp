@@ -37,6 +37,20 @@ void AirfoilSolver::initialize(const AirfoilParameters& parameters,
 
   FlowLevel& f = fine();
   p_ = f.parameters;
+  std::vector<std::string> cauchy_fields;
+  stop_on_residual_ = false;
+  for (const auto& c : p_.stop_on) {
+    if (c == "residual")
+      stop_on_residual_ = true;
+    else if (c == "cl" || c == "cd")
+      cauchy_fields.push_back(c);
+    else
+      throw InputError("airfoil: unknown stopping criterion '" + c + "' (valid: residual, cl, cd)");
+  }
+  if (p_.stop_on.empty() || p_.cauchy_elements < 2 || !(p_.cauchy_epsilon > 0))
+    throw InputError(
+        "airfoil: stop_on needs a criterion, cauchy_elements ≥ 2 and cauchy_epsilon > 0");
+  cauchy_ = CauchyCriterion(cauchy_fields, p_.cauchy_elements, p_.cauchy_epsilon);
   ni_ = ni;
   nj_ = nj;
   j0_ = f.slab.first_row();
@@ -66,6 +80,7 @@ void AirfoilSolver::initialize(const AirfoilParameters& parameters,
 
 void AirfoilSolver::reset_history() {
   iteration_ = 0;
+  cauchy_.reset();
   fine().absolute_residual = {0, 0, 0, 0};
   relative_residual_ = {1, 1, 1, 1};
 }
@@ -144,6 +159,7 @@ StepReport AirfoilSolver::advance() {
         first_residual_[k] > 0 ? f.absolute_residual[k] / first_residual_[k] : 1.0;
   }
   if (!std::isfinite(relative_residual_[0])) f.check_state(iteration_, relative_residual_[0]);
+  if (!cauchy_.fields().empty()) cauchy_.record(coefficients());
   if (p_.far_field == FarField::kVortex && p_.inner == InnerBoundary::kWall) update_circulation();
   const double cfl = current_cfl();
   // RANS, loosely coupled (turbulence.hpp): ν̃'s residual from the same state as the mean
@@ -161,16 +177,26 @@ StepReport AirfoilSolver::advance() {
   return {iteration_, static_cast<double>(iteration_), 1.0};
 }
 
-bool AirfoilSolver::finished() const {
-  return iteration_ >= p_.max_iterations ||
-         (iteration_ > 0 && relative_residual_[0] <= p_.residual_drop);
+bool AirfoilSolver::converged() const {
+  if (iteration_ == 0) return false;
+  const bool residual = !stop_on_residual_ || relative_residual_[0] <= p_.residual_drop;
+  const bool forces = cauchy_.fields().empty() || cauchy_.converged();
+  return residual && forces;
 }
+
+bool AirfoilSolver::finished() const { return iteration_ >= p_.max_iterations || converged(); }
 
 double AirfoilSolver::progress() const {
   const double by_iterations =
       static_cast<double>(iteration_) / static_cast<double>(p_.max_iterations);
-  const double r = relative_residual_[0];
-  const double by_residual = r > 0 && r < 1 ? std::log(r) / std::log(p_.residual_drop) : 0.0;
+  // Progress towards the residual criterion, or the Cauchy test's (they are logarithmic alike).
+  double r = relative_residual_[0], target = p_.residual_drop;
+  if (!stop_on_residual_) {
+    r = 0;
+    for (const auto& field : cauchy_.fields()) r = std::max(r, cauchy_.value(field));
+    target = p_.cauchy_epsilon;
+  }
+  const double by_residual = r > 0 && r < 1 ? std::log(r) / std::log(target) : 0.0;
   return std::min(1.0, std::max(by_iterations, by_residual));
 }
 
@@ -194,6 +220,7 @@ Diagnostics AirfoilSolver::monitor() const {
   for (int k = 0; k < 4; ++k) d[names[k]] = relative_residual_[k];
   if (fine().turbulent && turbulence_first_residual_ > 0)
     d["res_nu_tilde"] = fine().turbulence->absolute_residual() / turbulence_first_residual_;
+  for (const auto& field : cauchy_.fields()) d["cauchy_" + field] = cauchy_.value(field);
   return d;
 }
 
@@ -201,7 +228,8 @@ Diagnostics AirfoilSolver::diagnostics() const {
   Diagnostics d = coefficients();
   d["iterations"] = static_cast<double>(iteration_);
   d["final_residual"] = relative_residual_[0];
-  d["converged"] = relative_residual_[0] <= p_.residual_drop ? 1.0 : 0.0;
+  d["converged"] = converged() ? 1.0 : 0.0;
+  for (const auto& field : cauchy_.fields()) d["cauchy_" + field] = cauchy_.value(field);
   d["residual_orders"] = relative_residual_[0] > 0 ? -std::log10(relative_residual_[0]) : 0.0;
   if (fine().turbulent && turbulence_first_residual_ > 0)
     d["res_nu_tilde"] = fine().turbulence->absolute_residual() / turbulence_first_residual_;

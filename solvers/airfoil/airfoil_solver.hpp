@@ -45,6 +45,7 @@
 #include "mesh/curvilinear_grid.hpp"
 #include "solvers/airfoil/airfoil_parameters.hpp"
 #include "solvers/airfoil/flow_level.hpp"
+#include "solvers/cauchy_criterion.hpp"
 #include "solvers/steady_flow_solver.hpp"
 
 namespace surrox::solvers::airfoil {
@@ -80,6 +81,8 @@ class AirfoilSolver final : public SteadyFlowSolver {
 
   StepReport advance() override;
   bool finished() const override;
+  // Every criterion of stop_on holds (the residual drop and/or the Cauchy test on forces).
+  bool converged() const override;
   double progress() const override;
   double residual() const override { return relative_residual_[0]; }
   double time() const override { return static_cast<double>(iteration_); }
@@ -168,6 +171,8 @@ class AirfoilSolver final : public SteadyFlowSolver {
   std::array<double, 4> first_residual_{0, 0, 0, 0};
   std::array<double, 4> relative_residual_{1, 1, 1, 1};
   double turbulence_first_residual_ = 0;
+  bool stop_on_residual_ = true;
+  CauchyCriterion cauchy_{{}, 2, 1.0};  // the Cauchy test of stop_on's coefficients
   bool ramp_reference_ = false;  // the reference is the CFL ramp's largest residual  // RANS: the ν̃
                                  // residual of the first cycle
   FieldSet state_;

@@ -97,6 +97,13 @@ void RayleighBenardSolver<dim>::initialize(const CaseNode& config, Runtime& runt
   std::unique_ptr<PoissonSolver> poisson;
   if (pressure.string("solver") == "fft_tridiagonal") {
     if (three_d) pressure.fail("solver", "fft_tridiagonal is for the 2D solver only; use ksp");
+    // PETSc options would be ignored: say so rather than run another solver than asked for.
+    for (const auto& [key, fallback] :
+         {std::pair{"ksp_type", "auto"}, {"pc_type", "auto"}, {"options", ""}})
+      if (pressure.string(key) != fallback)
+        pressure.fail(key, std::string(key) +
+                               " applies to solver: ksp; this case's pressure solver "
+                               "is fft_tridiagonal (set solver.pressure.solver: ksp)");
     poisson = std::make_unique<FftTridiagonalPoissonSolver>(*grid_, grid, hx_, PoissonBoundaries{});
   } else {
     poisson = std::make_unique<KspPoissonSolver>(*grid_, grid, hx_, hy_, pressure, "pressure_", 3);

@@ -69,6 +69,7 @@ TEST(RayleighBenard, StretchedGridDivergenceAfterEveryProjectionIsRoundOff) {
 TEST(RayleighBenard, IterativePressureSolversAlsoMeetTheDivergenceBound) {
   auto overrides = kShort;
   overrides.push_back("solver.end_time=1");
+  overrides.push_back("solver.pressure.solver=ksp");
   overrides.push_back("solver.pressure.ksp_type=cg");
   overrides.push_back("solver.pressure.pc_type=gamg");
   auto solver = make_solver(overrides);
@@ -196,7 +197,11 @@ TEST(RayleighBenard, RejectsBadInputWithExitCodeTwo) {
   EXPECT_THROW(rb_case({"solver.stretching=-1"}), InputError);
   EXPECT_THROW(rb_case({"solver.output_interval=1"}), InputError);  // removed: output.interval
   EXPECT_THROW(make_solver({"solver.cells=[2, 16]"}), InputError);
-  EXPECT_THROW(make_solver({"solver.pressure.pc_type=no_such_pc"}), InputError);
+  EXPECT_THROW(make_solver({"solver.pressure.solver=ksp", "solver.pressure.pc_type=no_such_pc"}),
+               InputError);
+  // PETSc options with the FFT pressure solve (the 2D default) would be ignored: an error.
+  EXPECT_THROW(make_solver({"solver.pressure.pc_type=gamg"}), InputError);
+  EXPECT_THROW(make_solver({"solver.pressure.options=-pressure_ksp_monitor"}), InputError);
   const auto dir = surrox::testing::scratch_dir();
   for (const std::string& bad :
        {std::string("solver.rayleigh=0"), std::string("solver.cells=[64,-1]"),
