@@ -56,6 +56,29 @@ class CauchyCriterion {
   const std::vector<std::string>& fields() const { return fields_; }
   long elements() const { return elements_; }
   double epsilon() const { return epsilon_; }
+  // The history as numbers (for checkpoints): recorded, then per field its last value and ring.
+  std::vector<double> history() const {
+    std::vector<double> h{static_cast<double>(recorded_)};
+    for (const auto& f : fields_) {
+      h.push_back(last_.count(f) ? last_.at(f) : 0.0);
+      h.insert(h.end(), ring_.at(f).begin(), ring_.at(f).end());
+    }
+    return h;
+  }
+  // Restores history() of a criterion with the same fields and elements; false (and a fresh
+  // history) when the sizes do not match.
+  bool restore(const std::vector<double>& h) {
+    reset();
+    if (h.size() != 1 + fields_.size() * static_cast<std::size_t>(elements_ + 1)) return false;
+    recorded_ = static_cast<long>(h[0]);
+    std::size_t at = 1;
+    for (const auto& f : fields_) {
+      last_[f] = h[at++];
+      for (auto& c : ring_[f]) c = h[at++];
+    }
+    return true;
+  }
+
   // Forgets the history (a warm start begins a new one).
   void reset() {
     recorded_ = 0;

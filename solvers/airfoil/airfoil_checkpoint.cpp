@@ -40,6 +40,14 @@ void AirfoilSolver::save_state(io::Hdf5Checkpoint& checkpoint) const {
   slab(0, 0) = static_cast<double>(j0_);
   slab(0, 1) = static_cast<double>(nl_);
   checkpoint.arrays.push_back({"slab", slab});
+  // The Cauchy test's history, so a restarted run stops where the straight one would (the same
+  // on every rank, so every rank keeps a copy).
+  if (!cauchy_.fields().empty()) {
+    const std::vector<double> h = cauchy_.history();
+    io::HostArray history("Airfoil::cauchy", 1, h.size());
+    for (std::size_t n = 0; n < h.size(); ++n) history(0, n) = h[n];
+    checkpoint.arrays.push_back({"cauchy", history});
+  }
 }
 
 // Collective. Every rank's piece is gathered, so the rows need not lie where they did when saved
@@ -126,6 +134,11 @@ void AirfoilSolver::load_state(const io::Hdf5Checkpoint& checkpoint) {
     first_residual_[k] = checkpoint.scalar("first_residual_" + std::to_string(k));
     relative_residual_[k] = checkpoint.scalar("relative_residual_" + std::to_string(k));
   }
+  // A checkpoint without the Cauchy history (or of other stop_on fields) starts a new one.
+  cauchy_.reset();
+  for (const auto& s : checkpoint.arrays)
+    if (s.name == "cauchy" && s.tuples() == 1)
+      cauchy_.restore(std::vector<double>(s.values.data(), s.values.data() + s.components()));
   f.check_state(iteration_, relative_residual_[0]);
 }
 

@@ -26,6 +26,10 @@
 
 namespace surrox::solvers::airfoil {
 
+// The default: 2 passes, 0.60–0.70 of the frozen ghost's cycles to 8 orders on the default cases
+// at the same Cl and Cd to 1e-6 (docs/validation/airfoil.md); 0 is the Jameson–Yoon frozen ghost.
+inline constexpr int kDefaultWallMirror = 2;
+
 class LusgsSmoother final : public Smoother {
  public:
   explicit LusgsSmoother(const FlowLevel& level);
@@ -39,7 +43,7 @@ class LusgsSmoother final : public Smoother {
   void receive_edge(const FlowLevel& level, const Array2& edge, long begin, long end, int source,
                     int tag);
 
-  int wall_mirror_ = 0;  // passes of the wall row's mirror-ghost block solve; 0: frozen ghost
+  int wall_mirror_ = kDefaultWallMirror;  // passes of the wall row's mirror-ghost block solve
   Array3 du_;            // ΔU, (4, nl, ni)
   Array2 diag_;          // D, (nl, ni)
   // (U, ΔU) of the lower and upper neighbours' edge rows per column, (ni, 8), zero where there

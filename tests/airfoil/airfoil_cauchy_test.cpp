@@ -1,5 +1,5 @@
 // ctest-labels: unit
-// ctest-libraries: surrox_solvers
+// ctest-libraries: surrox_solvers surrox_io_hdf5
 // SU2's Cauchy test on force coefficients (solvers/cauchy_criterion.hpp): the ring mean by hand
 // on a geometric sequence, the 0.1 floor, and the airfoil solver stopping on it (stop_on) at a
 // Cl and Cd within engineering accuracy (|ΔCl| ≤ 1e-4, |ΔCd| ≤ 1e-5) of the residual-converged
@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 
+#include "io/hdf5_checkpoint.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
 #include "solvers/cauchy_criterion.hpp"
 #include "tests/airfoil/naca_test_grid.hpp"
@@ -96,6 +97,24 @@ TEST(AirfoilCauchy, StopsOnForcesAtEngineeringAccuracyBeforeEightOrders) {
   // Both criteria: the later of the two decides.
   const Stop both = run(cauchy_case({"residual", "cl"}));
   EXPECT_EQ(both.cycles, residual.cycles);
+}
+
+// The Cauchy history travels in the checkpoint: a run restarted mid-way stops where the straight
+// run stops.
+TEST(AirfoilCauchy, RestartedRunStopsAtTheSameCycle) {
+  const AirfoilParameters p = cauchy_case({"cl", "cd"});
+  const Stop straight = run(p);
+  AirfoilSolver first;
+  first.initialize(p, testing::naca0012_grid(2e-3));
+  for (int n = 0; n < 300; ++n) first.advance();
+  io::Hdf5Checkpoint checkpoint;
+  first.save_state(checkpoint);
+  AirfoilSolver second;
+  second.initialize(p, testing::naca0012_grid(2e-3));
+  second.load_state(checkpoint);
+  while (!second.finished()) second.advance();
+  EXPECT_EQ(second.step(), straight.cycles);
+  EXPECT_EQ(second.diagnostics().at("cl"), straight.cl);
 }
 
 TEST(AirfoilCauchy, UnknownCriterionIsAnInputError) {
