@@ -272,7 +272,9 @@ void register_deep_potential_pair() {
   Schema schema(
       "A trained deep potential (family deep_potential, se_e2_a) as the MD force field; with "
       "`models`, DeePMD-kit's model deviation as well.");
-  schema.input_path("model", "model.pt written by `surrox train` (family deep_potential)")
+  schema
+      .input_path("model",
+                  "model.pt written by `surrox train` (family deep_potential); give it or `models`")
       .optional();
   schema
       .strings("models",
