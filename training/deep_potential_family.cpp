@@ -13,6 +13,8 @@
 #include "core/error.hpp"
 #include "surrogates/deep_potential/model_file.hpp"
 #include "surrogates/deep_potential/training_data.hpp"
+#include "training/collective_data_parallel.hpp"
+#include "training/deep_potential_family_checkpoint.hpp"
 #include "training/loss_plot.hpp"
 #include "training/optimizer.hpp"
 
@@ -67,7 +69,9 @@ Schema dp_config_schema() {
   root.section("model", dp_model_schema(), "the deep potential");
   Schema t("Steps of Adam (by default) with DeePMD's exponential decay lr₀·r^⌊t/decay_steps⌋.");
   t.integer("steps", "training steps (DeePMD numb_steps)").at_least(1).fallback("2000");
-  t.integer("batch_size", "frames per step, all from one system").at_least(1).fallback("1");
+  t.integer("batch_size", "frames per step, all from one system; split over data-parallel ranks")
+      .at_least(1)
+      .fallback("1");
   t.integer("decay_steps", "steps between learning-rate decays").at_least(1).fallback("100");
   t.real("stop_lr", "learning rate reached at the last step").above(0).fallback("1e-6");
   t.component("optimizer", optimizers(), "optimizer; its lr is the start rate lr₀")
@@ -80,6 +84,10 @@ Schema dp_config_schema() {
       .at_least(1)
       .fallback("8");
   t.integer("seed", "batch selection seed").at_least(0).fallback("1");
+  t.integer("save_freq",
+            "steps between checkpoints (DeePMD save_freq); one is always written at the end")
+      .at_least(1)
+      .fallback("1000");
   root.section("training", t, "the schedule");
   return root;
 }
@@ -117,33 +125,41 @@ struct DpPrefactors {
   double e, f, v;
 };
 
-// The loss of one batch and its parts.
-torch::Tensor dp_loss(const dp::Prediction& p, const dp::Labels& l, double atoms,
-                      const DpPrefactors& pref) {
-  torch::Tensor loss = pref.e * (p.energy - l.energy).pow(2).mean() / atoms +
-                       pref.f * (p.force - l.force).pow(2).mean();
+// This rank's share [begin, end) of n items.
+std::pair<long, long> dp_share(long n, int rank, int size) {
+  return {n * rank / size, n * (rank + 1) / size};
+}
+
+// This rank's part of one global batch's loss: its frames' squared errors divided by the global
+// counts, so that the parts summed over ranks are DeePMD's loss of the whole batch.
+torch::Tensor dp_loss_part(const dp::Prediction& p, const dp::Labels& l, double atoms,
+                           long global_frames, const DpPrefactors& pref) {
+  const double frames = static_cast<double>(global_frames);
+  torch::Tensor loss = pref.e * (p.energy - l.energy).pow(2).sum() / (frames * atoms) +
+                       pref.f * (p.force - l.force).pow(2).sum() / (frames * atoms * 3);
   if (pref.v > 0 && l.virial.defined())
-    loss = loss + pref.v * (p.virial - l.virial).pow(2).mean() / atoms;
+    loss = loss + pref.v * (p.virial - l.virial).pow(2).sum() / (frames * 9 * atoms);
   return loss;
 }
 
-// Validation (or training) metrics over at most `frames` frames per system.
+// `dp test` metrics over the first `frames` frames of each system (all when frames < 0), the
+// frames split over the ranks and the sums combined.
 dp::ErrorSums dp_measure(dp::SeE2aModel& model, const std::vector<dp::SystemData>& systems,
-                         long frames) {
-  dp::ErrorSums all;
+                         long frames, DataParallel& parallel) {
+  dp::ErrorSums mine;
   for (const auto& s : systems) {
-    if (frames >= s.frames.frames) {
-      all.add(dp::evaluate_system(model, s));
-      continue;
-    }
-    dp::SystemData part;  // the first `frames` frames
-    part.path = s.path;
-    part.frames = s.frames;
-    part.frames.frames = frames;
-    part.types = s.types;
-    part.env.assign(s.env.begin(), s.env.begin() + frames);
-    all.add(dp::evaluate_system(model, part));
+    const long n = frames < 0 ? s.frames.frames : std::min(frames, s.frames.frames);
+    const auto [begin, end] = dp_share(n, parallel.rank(), parallel.size());
+    if (end > begin) mine.add(dp::evaluate_system(model, s, 8, begin, end));
   }
+  dp::ErrorSums all;
+  all.energy2 = parallel.sum(mine.energy2);
+  all.force2 = parallel.sum(mine.force2);
+  all.virial2 = parallel.sum(mine.virial2);
+  all.frames = std::lround(parallel.sum(static_cast<double>(mine.frames)));
+  all.force_values = std::lround(parallel.sum(static_cast<double>(mine.force_values)));
+  all.virial_values = std::lround(parallel.sum(static_cast<double>(mine.virial_values)));
+  all.atoms = std::lround(parallel.sum(static_cast<double>(mine.atoms)));
   return all;
 }
 
@@ -157,16 +173,18 @@ void DeepPotentialFamily::train(const TrainRequest& request, nlohmann::json& res
   const CaseNode root = request.config.root;
   const CaseNode data = root.section("data"), t = root.section("training");
   const dp::SeE2aConfig config = dp_model_config(root.section("model"));
-  if (request.runtime.size() > 1)
-    throw InputError("deep_potential training runs on one rank (data parallelism: not yet)");
   if (data.strings("train").empty()) data.fail("train", "give at least one training system");
   const auto train = dp::load_systems(dp_paths(data, "train"), config);
   const auto valid = dp::load_systems(dp_paths(data, "validation"), config);
   long train_frames = 0, valid_frames = 0;
   for (const auto& s : train) train_frames += s.frames.frames;
   for (const auto& s : valid) valid_frames += s.frames.frames;
-  spdlog::info("deep_potential: {} training systems ({} frames), {} validation ({} frames)",
-               train.size(), train_frames, valid.size(), valid_frames);
+  // Data parallel: every rank draws the same batches; each takes its share of a batch's frames
+  // and the gradients are summed, so N ranks reproduce one rank with the same batch_size.
+  const std::unique_ptr<DataParallel> parallel = collective_data_parallel(request.runtime.comm());
+  spdlog::info(
+      "deep_potential: {} training systems ({} frames), {} validation ({} frames), {} rank(s)",
+      train.size(), train_frames, valid.size(), valid_frames, parallel->size());
 
   dp::SeE2aModel model(config);
   {
@@ -186,16 +204,17 @@ void DeepPotentialFamily::train(const TrainRequest& request, nlohmann::json& res
     model->compute_statistics(stat);
     model->fit_energy_bias(counts, energies);
   }
+  auto parameters = model->parameters();
   auto optimizer = optimizers()
                        .at(t.section("optimizer").type(), t.section("optimizer").context("type"))
-                       .make(model->parameters(), t.section("optimizer"));
+                       .make(parameters, t.section("optimizer"));
   const double lr0 = t.section("optimizer").real("lr"), stop_lr = t.real("stop_lr");
-  const long steps = request.max_epochs > 0 ? std::min<long>(request.max_epochs, t.integer("steps"))
-                                            : t.integer("steps");
+  const long total_steps = t.integer("steps");
   const long decay_steps = t.integer("decay_steps"), batch_size = t.integer("batch_size");
+  const long save_freq = t.integer("save_freq");
   // r such that lr₀·r^(steps/decay_steps) = stop_lr (DeePMD-kit LearningRateExp).
   const double decay_rate =
-      std::exp(std::log(stop_lr / lr0) / (static_cast<double>(t.integer("steps")) / decay_steps));
+      std::exp(std::log(stop_lr / lr0) / (static_cast<double>(total_steps) / decay_steps));
   const CaseNode lp = t.section("loss");
   const long disp = t.integer("disp_freq"), vframes = t.integer("validation_frames");
   // Systems drawn in proportion to their frames (DeePMD's default auto_prob "prob_sys_size").
@@ -204,14 +223,42 @@ void DeepPotentialFamily::train(const TrainRequest& request, nlohmann::json& res
   std::mt19937_64 rng(static_cast<std::uint64_t>(t.integer("seed")));
   std::discrete_distribution<int> pick_system(weights.begin(), weights.end());
 
-  std::ostringstream csv;
-  csv << "epoch,train_loss,validation_loss,learning_rate,pref_e,pref_f,train_energy_rmse_per_atom,"
-         "train_force_rmse,validation_energy_rmse_per_atom,validation_force_rmse,seconds\n";
+  const nlohmann::json identity = dp_checkpoint_identity(root);
+  const auto checkpoint_path = request.output_dir / "checkpoint.pt";
+  DpTrainingState state;
+  state.csv =
+      "epoch,train_loss,validation_loss,learning_rate,pref_e,pref_f,train_energy_rmse_per_atom,"
+      "train_force_rmse,validation_energy_rmse_per_atom,validation_force_rmse,seconds\n";
+  if (request.resume) {
+    state = load_dp_checkpoint(*request.resume, model, *optimizer, identity);
+    std::istringstream in(state.rng);
+    in >> rng;
+    if (!in) throw InputError("--resume " + request.resume->string() + ": corrupt generator state");
+    spdlog::info("deep_potential: resumed from {} after step {}", request.resume->string(),
+                 state.step);
+  }
+  // --max-epochs: this invocation trains at most that many more steps (then resume).
+  const long first_step = state.step;
+  const long last_step =
+      request.max_epochs > 0 ? std::min(total_steps, first_step + request.max_epochs) : total_steps;
+  auto save_checkpoint = [&](double seconds) {
+    if (!request.runtime.root()) return;
+    std::ostringstream out;
+    out << rng;
+    DpTrainingState s = state;
+    s.rng = out.str();
+    s.seconds = seconds;
+    std::filesystem::create_directories(request.output_dir);
+    save_dp_checkpoint(checkpoint_path, model, *optimizer, identity, s);
+  };
+
   const auto start = std::chrono::steady_clock::now();
-  double running_loss = 0;
-  long running = 0;
+  auto elapsed = [&] {
+    return state.seconds +
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   model->train();
-  for (long step = 0; step < steps; ++step) {
+  for (long step = first_step; step < last_step; ++step) {
     const double lr = lr0 * std::pow(decay_rate, static_cast<double>(step / decay_steps));
     set_learning_rate(*optimizer, lr);
     const double coef = lr / lr0;
@@ -223,72 +270,102 @@ void DeepPotentialFamily::train(const TrainRequest& request, nlohmann::json& res
     std::vector<long> frames(std::min(batch_size, s.frames.frames));
     std::uniform_int_distribution<long> pick_frame(0, s.frames.frames - 1);
     for (auto& f : frames) f = pick_frame(rng);
-    const dp::EnvBatch batch = dp::batch_frames(s, frames, config.ntypes());
-    const dp::Prediction p = dp::predict(model, batch, true);
-    const torch::Tensor loss =
-        dp_loss(p, dp::labels_of(s, frames), static_cast<double>(s.atoms()), pref);
+    const auto [begin, end] =
+        dp_share(static_cast<long>(frames.size()), parallel->rank(), parallel->size());
     optimizer->zero_grad();
-    loss.backward();
+    double loss_part = 0;
+    if (end > begin) {
+      const std::vector<long> mine(frames.begin() + begin, frames.begin() + end);
+      const dp::EnvBatch batch = dp::batch_frames(s, mine, config.ntypes());
+      const dp::Prediction p = dp::predict(model, batch, true);
+      const torch::Tensor loss =
+          dp_loss_part(p, dp::labels_of(s, mine), static_cast<double>(s.atoms()),
+                       static_cast<long>(frames.size()), pref);
+      loss.backward();
+      loss_part = loss.item<double>();
+    }
+    if (parallel->size() > 1) {
+      // A parameter no rank used (a type absent from the system) keeps no gradient, as on one
+      // rank, so that Adam leaves it alone there too.
+      std::vector<torch::Tensor> used{
+          torch::zeros({static_cast<long>(parameters.size())}, torch::kFloat64)};
+      for (std::size_t i = 0; i < parameters.size(); ++i)
+        used[0][static_cast<long>(i)] = parameters[i].grad().defined() ? 1.0 : 0.0;
+      parallel->sum_gradients(used);
+      std::vector<torch::Tensor> gradients;
+      for (auto& p : parameters) {
+        if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
+        gradients.push_back(p.grad());
+      }
+      parallel->sum_gradients(gradients);
+      for (std::size_t i = 0; i < parameters.size(); ++i)
+        if (used[0][static_cast<long>(i)].item<double>() == 0)
+          parameters[i].mutable_grad() = torch::Tensor();
+    }
     optimizer->step();
-    running_loss += loss.item<double>();
-    ++running;
-    if ((step + 1) % disp == 0 || step + 1 == steps) {
-      const dp::ErrorSums tr = dp_measure(model, train, vframes);
-      const dp::ErrorSums va = dp_measure(model, valid, vframes);
+    state.running_loss += parallel->sum(loss_part);
+    ++state.running;
+    state.step = step + 1;
+    if (state.step % disp == 0 || state.step == total_steps) {
+      const dp::ErrorSums tr = dp_measure(model, train, vframes, *parallel);
+      const dp::ErrorSums va = dp_measure(model, valid, vframes, *parallel);
       const auto trm = tr.metrics(), vam = va.metrics();
-      const double seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double seconds = elapsed();
       const double va_loss = valid.empty()
                                  ? NAN
                                  : pref.e * va.energy2 / std::max<long>(va.frames, 1) *
                                            (va.atoms / std::max<double>(va.frames, 1)) +
                                        pref.f * va.force2 / std::max<long>(va.force_values, 1);
-      csv << fmt::format(
-          "{},{:.10g},{:.10g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{:.3f}\n", step + 1,
-          running_loss / running, va_loss, lr, pref.e, pref.f,
-          trm["energy_rmse_per_atom"].get<double>(), trm["force_rmse"].get<double>(),
+      const double running_loss = state.running_loss / state.running;
+      state.csv += fmt::format(
+          "{},{:.10g},{:.10g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{:.3f}\n", state.step,
+          running_loss, va_loss, lr, pref.e, pref.f, trm["energy_rmse_per_atom"].get<double>(),
+          trm["force_rmse"].get<double>(),
           valid.empty() ? "nan" : fmt::format("{:.6g}", vam["energy_rmse_per_atom"].get<double>()),
           valid.empty() ? "nan" : fmt::format("{:.6g}", vam["force_rmse"].get<double>()), seconds);
-      const double eta = seconds / (step + 1) * (steps - step - 1);
+      const double eta = (seconds - state.seconds) / (state.step - first_step) *
+                         static_cast<double>(total_steps - state.step);
       spdlog::info(
           "step {}/{}: loss {:.4g}, lr {:.3g}, train E {:.3g} eV/atom F {:.3g} eV/Å{}, ETA {:.0f} s",
-          step + 1, steps, running_loss / running, lr, trm["energy_rmse_per_atom"].get<double>(),
+          state.step, total_steps, running_loss, lr, trm["energy_rmse_per_atom"].get<double>(),
           trm["force_rmse"].get<double>(),
           valid.empty() ? std::string()
                         : fmt::format(", validation E {:.3g} F {:.3g}",
                                       vam["energy_rmse_per_atom"].get<double>(),
                                       vam["force_rmse"].get<double>()),
           eta);
-      running_loss = 0;
-      running = 0;
+      state.running_loss = 0;
+      state.running = 0;
     }
+    if (state.step % save_freq == 0 && state.step != last_step) save_checkpoint(elapsed());
   }
+  const double seconds = elapsed();
+  save_checkpoint(seconds);  // at the end, and where --max-epochs paused the run
   model->eval();
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  dp::ErrorSums train_all, valid_all;
-  for (const auto& s : train) train_all.add(dp::evaluate_system(model, s));
-  for (const auto& s : valid) valid_all.add(dp::evaluate_system(model, s));
-  long parameters = 0;
-  for (const auto& p : model->parameters()) parameters += p.numel();
+  const dp::ErrorSums train_all = dp_measure(model, train, -1, *parallel);
+  const dp::ErrorSums valid_all = dp_measure(model, valid, -1, *parallel);
+  long n_parameters = 0;
+  for (const auto& p : parameters) n_parameters += p.numel();
   results["model"] = config.to_json();
-  results["parameters"] = parameters;
-  results["steps"] = steps;
-  results["finished"] = steps == t.integer("steps");
+  results["parameters"] = n_parameters;
+  results["steps"] = state.step;
+  results["finished"] = state.step == total_steps;
+  results["data_parallel_ranks"] = parallel->size();
   results["train"] = train_all.metrics();
   results["validation"] = valid.empty() ? nlohmann::json() : valid_all.metrics();
   results["training_seconds"] = seconds;
-  results["steps_per_second"] = steps / std::max(seconds, 1e-9);
+  results["steps_per_second"] = (state.step - first_step) / std::max(seconds - state.seconds, 1e-9);
   if (request.runtime.root()) {
     const auto& out = request.output_dir;
     dp::save_model(out / "model.pt", model,
                    {{"config", request.config_path},
-                    {"steps", steps},
+                    {"steps", state.step},
                     {"train", dp_paths(data, "train")},
                     {"validation", dp_paths(data, "validation")}});
-    write_text_atomically(out / "metrics.csv", csv.str());
+    write_text_atomically(out / "metrics.csv", state.csv);
     results["outputs"] = {{"model", (out / "model.pt").string()},
-                          {"metrics_csv", (out / "metrics.csv").string()}};
+                          {"metrics_csv", (out / "metrics.csv").string()},
+                          {"checkpoint", checkpoint_path.string()}};
     const std::string why = plot_loss_curves(out / "metrics.csv", out / "loss.png");
     if (why.empty())
       results["outputs"]["loss_png"] = (out / "loss.png").string();

@@ -12,6 +12,7 @@ using VirialView = Kokkos::View<double* [6], Kokkos::LayoutRight>;  // xx yy zz 
 struct ForceTally {
   bool energy = false;    // fill `potential` and `virial`
   bool per_atom = false;  // also add per-atom energy and virial into eatom and vatom
+  long step = 0;          // the step the forces are for (a potential's own output schedule)
   double potential = 0;   // energy of this rank's interactions (energy units)
   double virial = 0;      // Σ r·f over this rank's owned and ghost atoms (energy units)
   RealView eatom;         // (≥ nall)

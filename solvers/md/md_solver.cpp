@@ -222,6 +222,7 @@ void MdSolver::compute_forces(bool energy) {
   ForceTally tally;
   tally.energy = energy;
   tally.per_atom = energy && per_atom_;
+  tally.step = step_;
   {
     ScopedPhase clock(phase_seconds_, "force");
     const auto rows = std::make_pair(0L, system_.nall);
@@ -741,6 +742,7 @@ void MdSolver::finalize(const std::filesystem::path& output_dir, nlohmann::json&
   }
   if (rank_ == 0) write_data_file(output_dir / "final.data", all, system_.units.name, step_);
   deepmd_.write(output_dir, rank_);
+  potential_->finalize(output_dir, rank_, results);
   if (deepmd_.frames() > 0)
     results["deepmd"] = {{"frames", deepmd_.frames()}, {"folder", "deepmd"}};
   if (!rdf_samples_.empty()) {

@@ -6,7 +6,9 @@
 // virial (ForceTally). Pair styles written as kernel functions get all of that from the pair
 // driver (pair_driver.hpp); others, such as a learned potential evaluated by a network,
 // implement compute() themselves.
+#include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/case_node.hpp"
@@ -27,6 +29,10 @@ class Potential {
   virtual void check(const System& s) const {}
   // Adds forces, and fills `tally` as its flags ask.
   virtual void compute(System& s, const NeighborList& list, ForceTally& tally) = 0;
+  // At the end of a run (collective): writes the potential's own outputs into `output_dir`
+  // (rank 0) and their summary into `results`, e.g. a learned potential's model deviation.
+  virtual void finalize(const std::filesystem::path& output_dir, int rank,
+                        nlohmann::json& results) {}
 };
 
 // Factory arguments: the pair section and the units name ("lj", "metal").

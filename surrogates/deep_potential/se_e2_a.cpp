@@ -1,5 +1,6 @@
 #include "surrogates/deep_potential/se_e2_a.hpp"
 
+#include <ATen/CPUGeneratorImpl.h>
 #include <fmt/format.h>
 
 #include <cmath>
@@ -34,13 +35,15 @@ SeE2aConfig SeE2aConfig::from_json(const nlohmann::json& j) {
   return c;
 }
 
-DpLayerImpl::DpLayerImpl(long in, long out, bool activation, bool resnet, bool timestep)
+DpLayerImpl::DpLayerImpl(long in, long out, bool activation, bool resnet, bool timestep,
+                         at::Generator& generator)
     : activation_(activation), resnet_(resnet) {
   // DeePMD-kit's initialisation: w ~ N(0, 1/√(in + out)), b ~ N(0, 1), idt ~ N(0.1, 0.001).
   const auto f64 = torch::kFloat64;
-  w_ = register_parameter("w", torch::randn({in, out}, f64) / std::sqrt(double(in + out)));
-  b_ = register_parameter("b", torch::randn({out}, f64));
-  if (timestep) idt_ = register_parameter("idt", 0.1 + 0.001 * torch::randn({out}, f64));
+  w_ = register_parameter("w",
+                          torch::randn({in, out}, generator, f64) / std::sqrt(double(in + out)));
+  b_ = register_parameter("b", torch::randn({out}, generator, f64));
+  if (timestep) idt_ = register_parameter("idt", 0.1 + 0.001 * torch::randn({out}, generator, f64));
 }
 
 torch::Tensor DpLayerImpl::forward(const torch::Tensor& x) {
@@ -91,7 +94,9 @@ SeE2aModelImpl::SeE2aModelImpl(SeE2aConfig config) : config_(std::move(config)) 
   if (!(config_.rcut_smth < config_.rcut)) throw InputError("rcut_smth must be smaller than rcut");
   if (config_.axis_neuron > config_.embedding.back())
     throw InputError("axis_neuron must not exceed the last embedding width");
-  torch::manual_seed(static_cast<std::uint64_t>(config_.seed));
+  // A generator of its own: building a model leaves torch's global random state alone.
+  at::Generator generator =
+      at::make_generator<at::CPUGeneratorImpl>(static_cast<std::uint64_t>(config_.seed));
   offset_.assign(nt + 1, 0);
   for (int t = 0; t < nt; ++t) offset_[t + 1] = offset_[t] + config_.sel[t];
   for (int ti = 0; ti < nt; ++ti)
@@ -99,7 +104,7 @@ SeE2aModelImpl::SeE2aModelImpl(SeE2aConfig config) : config_(std::move(config)) 
       torch::nn::Sequential net;
       long in = 1;
       for (long width : config_.embedding) {
-        net->push_back(DpLayer(in, width, true, true, false));
+        net->push_back(DpLayer(in, width, true, true, false, generator));
         in = width;
       }
       embedding_.push_back(register_module(fmt::format("embedding_{}_{}", ti, tj), net));
@@ -109,10 +114,10 @@ SeE2aModelImpl::SeE2aModelImpl(SeE2aConfig config) : config_(std::move(config)) 
     torch::nn::Sequential net;
     long in = descriptor;
     for (long width : config_.fitting) {
-      net->push_back(DpLayer(in, width, true, true, config_.resnet_dt));
+      net->push_back(DpLayer(in, width, true, true, config_.resnet_dt, generator));
       in = width;
     }
-    net->push_back(DpLayer(in, 1, false, false, false));
+    net->push_back(DpLayer(in, 1, false, false, false, generator));
     fitting_.push_back(register_module(fmt::format("fitting_{}", t), net));
   }
   davg = register_buffer("davg", torch::zeros({nt, 4}, torch::kFloat64));

@@ -27,7 +27,7 @@ struct SeE2aConfig {
   long axis_neuron = 8;                     // M2
   std::vector<long> fitting{64, 64, 64};    // fitting net hidden widths
   bool resnet_dt = true;                    // fitting net: per-neuron timestep on resnets
-  long seed = 1;                            // weight initialisation
+  long seed = 1;  // weight initialisation (a generator of the model's own, not torch's global one)
   int ntypes() const { return static_cast<int>(type_map.size()); }
   long slots() const;
   nlohmann::json to_json() const;
@@ -37,7 +37,9 @@ struct SeE2aConfig {
 // One dense layer of DeePMD-kit's networks (dpmodel/utils/network.py NativeLayer).
 class DpLayerImpl : public torch::nn::Module {
  public:
-  DpLayerImpl(long in, long out, bool activation, bool resnet, bool timestep);
+  // Initial weights are drawn from `generator` (the model's own, seeded from its config).
+  DpLayerImpl(long in, long out, bool activation, bool resnet, bool timestep,
+              at::Generator& generator);
   torch::Tensor forward(const torch::Tensor& x);
 
  private:

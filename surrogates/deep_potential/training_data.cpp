@@ -91,12 +91,14 @@ nlohmann::json ErrorSums::metrics() const {
   return j;
 }
 
-ErrorSums evaluate_system(SeE2aModel& model, const SystemData& s, long chunk) {
+ErrorSums evaluate_system(SeE2aModel& model, const SystemData& s, long chunk, long first,
+                          long last) {
   ErrorSums sums;
   const double n = static_cast<double>(s.atoms());
-  for (long first = 0; first < s.frames.frames; first += chunk) {
-    std::vector<long> frames(std::min(chunk, s.frames.frames - first));
-    std::iota(frames.begin(), frames.end(), first);
+  const long end = last < 0 ? s.frames.frames : std::min(last, s.frames.frames);
+  for (long from = first; from < end; from += chunk) {
+    std::vector<long> frames(std::min(chunk, end - from));
+    std::iota(frames.begin(), frames.end(), from);
     const EnvBatch batch = batch_frames(s, frames, model->config().ntypes());
     const Prediction p = predict(model, batch, false);
     const Labels l = labels_of(s, frames);

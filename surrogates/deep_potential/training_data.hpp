@@ -41,7 +41,9 @@ struct ErrorSums {
   void add(const ErrorSums& o);
   nlohmann::json metrics() const;  // energy_rmse_per_atom, force_rmse, virial_rmse_per_atom, ...
 };
-// The model on every frame of `s` (chunks of `chunk` frames), without gradients of weights.
-ErrorSums evaluate_system(SeE2aModel& model, const SystemData& s, long chunk = 8);
+// The model on frames [first, last) of `s` (every frame when last < 0), in chunks of `chunk`
+// frames, without gradients of weights.
+ErrorSums evaluate_system(SeE2aModel& model, const SystemData& s, long chunk = 8, long first = 0,
+                          long last = -1);
 
 }  // namespace surrox::surrogates::deep_potential

@@ -5,7 +5,9 @@
 // frames (solver.deepmd), `surrox train` fits an se_e2_a model on one trajectory with a
 // held-out one, `surrox evaluate` gives the same metrics as training's final evaluation, a
 // saved model reloaded evaluates the same energies bit for bit, and bad input is exit 2: a
-// model whose type_map lacks the system's element, a truncated npy file.
+// model whose type_map lacks the system's element, a truncated npy file; 25 steps and a
+// resume to 40 give the 40-step model exactly, a model file or another config's checkpoint
+// given to --resume is exit 2.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -81,6 +83,36 @@ TEST(DeepPotentialCommand, RunTrainEvaluate) {
   dp::save_model(dir / "again.pt", model);
   auto again = dp::load_model(dir / "again.pt");
   EXPECT_TRUE(torch::equal(e1, dp::predict(again, batch).energy));
+
+  // Through the CLI: 25 steps, then --resume to 40, gives the straight run's model exactly.
+  const std::string same = " --set 'data.train=[" + train.string() + "]' --set 'data.validation=[" +
+                           held.string() + "]' --set training.steps=40 --set training.disp_freq=20";
+  ASSERT_EQ(
+      surrox::testing::run_surrox(
+          "train " + config + " -o " + (dir / "half").string() + same + " --max-epochs 25", &log),
+      0)
+      << log;
+  EXPECT_EQ(dp_results_of(dir / "half")["steps"], 25);
+  ASSERT_EQ(
+      surrox::testing::run_surrox("train " + config + " -o " + (dir / "rest").string() + same +
+                                      " --resume " + (dir / "half/checkpoint.pt").string(),
+                                  &log),
+      0)
+      << log;
+  auto rest = dp::load_model(dir / "rest/model.pt");
+  EXPECT_TRUE(torch::equal(e1, dp::predict(rest, batch).energy));
+  // A model file or a checkpoint of another config: exit 2.
+  EXPECT_EQ(surrox::testing::run_surrox("train " + config + " -o " + (dir / "bad").string() + same +
+                                            " --resume " + (dir / "dp/model.pt").string(),
+                                        &log),
+            2);
+  EXPECT_NE(log.find("not a training checkpoint"), std::string::npos) << log;
+  EXPECT_EQ(surrox::testing::run_surrox("train " + config + " -o " + (dir / "bad").string() + same +
+                                            " --set model.seed=9 --resume " +
+                                            (dir / "half/checkpoint.pt").string(),
+                                        &log),
+            2);
+  EXPECT_NE(log.find("model.seed differs"), std::string::npos) << log;
 
   // Bad input: exit 2 with the reason.
   ASSERT_EQ(surrox::testing::run_surrox("train " + config + " -o " + (dir / "bad").string() +

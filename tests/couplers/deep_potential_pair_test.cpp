@@ -3,58 +3,24 @@
 // ctest-pch: torch
 // `pair: {type: deep}`: the MD engine on a deep potential gives, from its own neighbour list
 // and ghost atoms, the energy, forces and virial that the model gives on the periodic frame
-// (surrogates/deep_potential predict()); a short NVE run conserves energy.
-#include "couplers/deep_potential_pair.hpp"
-
+// (surrogates/deep_potential predict()). The 200-step NVE check is deep_potential_pair_nve_test.
 #include <gtest/gtest.h>
 
-#include "md/md_test_support.hpp"
-#include "surrogates/deep_potential/model_file.hpp"
+#include "deep_potential_pair_support.hpp"
 
 namespace surrox::couplers {
 namespace {
-namespace dp = surrogates::deep_potential;
-namespace md = solvers::md;
+using namespace dp_pair_test;
 
-std::string dp_case(const std::string& model, long steps) {
-  return "units: metal, lattice: {style: diamond, constant: 5.431, replicate: [2, 2, 2], mass: "
-         "28.06}, velocity: {temperature: 600, seed: 5}, dt: 0.0005, thermo: 10, steps: " +
-         std::to_string(steps) + ", neighbor: {skin: 1.0}, pair: {type: deep, model: '" + model +
-         "'}";
-}
-
-// An untrained model whose statistics come from a perturbed crystal (non-trivial davg, dstd).
 std::string make_model() {
-  register_deep_potential_pair();
-  dp::SeE2aConfig c;
-  c.rcut = 4.0;
-  c.rcut_smth = 3.0;
-  c.sel = {28};
-  c.embedding = {8, 16};
-  c.axis_neuron = 4;
-  c.fitting = {16, 16};
-  dp::SeE2aModel m(c);
-  auto solver = md::test::make_solver(
-      "units: metal, lattice: {style: diamond, constant: 5.431, replicate: [2, 2, 2], mass: "
-      "28.06}, steps: 0, neighbor: {skin: 1.0}, pair: {type: sw, file: '" +
-      (md::test::md_dir() / "Si.sw").string() + "', elements: Si}");
-  const md::AtomData a = solver->gather();
-  std::vector<double> coord,
-      box = {a.box.length(0), 0, 0, 0, a.box.length(1), 0, 0, 0, a.box.length(2)};
-  for (long i = 0; i < a.natoms(); ++i)
-    for (int d = 0; d < 3; ++d) coord.push_back(a.x[i][d] + 0.1 * std::sin(3.0 * i + d));
-  const std::vector<int> types(a.natoms(), 0);
-  m->compute_statistics({dp::make_batch(
-      {dp::build_environment(coord.data(), box.data(), types, c.rcut, c.sel)}, types, 1)});
-  m->bias.fill_(-4.3);
   const auto path = (surrox::testing::scratch_dir() / "model.pt").string();
-  dp::save_model(path, m);
+  write_pair_test_model(path, 1);
   return path;
 }
 
 TEST(DeepPotentialPair, EngineAgreesWithTheModelOnTheFrame) {
   const std::string path = make_model();
-  auto solver = md::test::make_solver(dp_case(path, 20));
+  auto solver = md::test::make_solver(pair_test_case("model: '" + path + "'", 20));
   while (!solver->finished()) solver->advance();
   // The engine's state now: energy, virial (from the pressure) and forces, by atom id.
   const md::ThermoRow row = solver->thermo();
@@ -91,19 +57,10 @@ TEST(DeepPotentialPair, EngineAgreesWithTheModelOnTheFrame) {
               std::fabs(row.e_pair / e - 1), worst);
 }
 
-TEST(DeepPotentialPair, NveConservesEnergy) {
-  const std::string path = make_model();
-  auto solver = md::test::make_solver(dp_case(path, 200));
-  while (!solver->finished()) solver->advance();
-  const auto d = solver->diagnostics();
-  std::printf("NVE, 200 steps of 0.5 fs at ~600 K: max |ΔE_total|/|E_total| = %.3g\n",
-              d.at("energy_drift_max_relative"));
-  EXPECT_LT(d.at("energy_drift_max_relative"), 1e-4);
-}
-
 TEST(DeepPotentialPair, BadModelIsAnInputError) {
   register_deep_potential_pair();
-  EXPECT_THROW(md::test::make_solver(dp_case("/nonexistent/model.pt", 1)), InputError);
+  EXPECT_THROW(md::test::make_solver(pair_test_case("model: /nonexistent/model.pt", 1)),
+               InputError);
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 // derivative of the energy; the energy is invariant under rotation (of atoms and box),
 // translation and permutation of same-type atoms; energy and force are continuous as a
 // neighbour crosses rcut; the per-type energy bias is the least-squares solution; more
-// neighbours than `sel` warn with the counts.
+// neighbours than `sel` warn with the counts; the weights' seed leaves torch's global one alone.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -243,6 +243,29 @@ TEST(DeepPotentialModel, SelOverflowWarnsWithTheCounts) {
   const FrameEnvironment far =
       build_environment(f.coord.data(), f.box.data(), all_one_type, 6.0, {80});
   EXPECT_GT(far.most_found[0], 40);
+}
+
+// The weights come from a generator of the model's own, seeded from config.seed: building a
+// model leaves torch's global random state alone, equal seeds give equal weights.
+TEST(DeepPotentialModel, SeedsItsOwnGeneratorNotTorchs) {
+  torch::manual_seed(11);
+  const torch::Tensor expected = torch::rand({4}, torch::kFloat64);
+  torch::manual_seed(11);
+  SeE2aModel a(small_config());
+  EXPECT_TRUE(torch::equal(torch::rand({4}, torch::kFloat64), expected));
+  SeE2aModel b(small_config());
+  SeE2aConfig other = small_config();
+  other.seed = 4;
+  SeE2aModel c(other);
+  const auto pa = a->parameters(), pb = b->parameters(), pc = c->parameters();
+  ASSERT_EQ(pa.size(), pc.size());
+  bool all_equal = true, any_differs = false;
+  for (std::size_t i = 0; i < pa.size(); ++i) {
+    all_equal = all_equal && torch::equal(pa[i], pb[i]);
+    any_differs = any_differs || !torch::equal(pa[i], pc[i]);
+  }
+  EXPECT_TRUE(all_equal);
+  EXPECT_TRUE(any_differs);
 }
 
 }  // namespace

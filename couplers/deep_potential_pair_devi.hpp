@@ -1,0 +1,31 @@
+#pragma once
+// DeePMD-kit's model deviation (doc/test/model-deviation.md; pair_style deepmd with several
+// models) for `pair: {type: deep, models: [...]}`: over an ensemble of M models,
+//   ε_F,i  = sqrt(⟨‖F_i,k − ⟨F_i⟩‖²⟩)           per atom, ⟨·⟩ = (1/M) Σ_k (divides by M);
+//   ε_V,αβ = sqrt(⟨(V_αβ,k − ⟨V_αβ⟩)²⟩) / N       per virial component, N atoms;
+// each output row holds the step, max/min/avg over the 9 ε_V (avg: root mean square, as
+// DeePMD-kit) and max/min/avg over the atoms of ε_F (avg: mean).
+#include <filesystem>
+#include <vector>
+
+namespace surrox::couplers {
+
+struct ModelDeviRow {
+  long step = 0;
+  double max_devi_v = 0, min_devi_v = 0, avg_devi_v = 0;
+  double max_devi_f = 0, min_devi_f = 0, avg_devi_f = 0;
+};
+
+// ε_F of one atom from its force under each model: forces[3k + d] for model k, direction d.
+double force_deviation(const std::vector<double>& forces, long models);
+
+// The step and the virial columns from each model's whole-system virial tensor,
+// virial[9k + 3α + β] for model k (eV), and the number of atoms.
+ModelDeviRow virial_deviation(long step, const std::vector<double>& virial, long models,
+                              long atoms);
+
+// model_devi.out in DeePMD-kit's layout ("#" header, step in 12 columns, values in
+// scientific notation in 19) and model_devi.csv with the same columns at full precision.
+void write_model_devi(const std::filesystem::path& dir, const std::vector<ModelDeviRow>& rows);
+
+}  // namespace surrox::couplers

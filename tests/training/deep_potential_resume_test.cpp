@@ -1,0 +1,104 @@
+// ctest-labels: unit
+// ctest-libraries: surrox_training surrox_io
+// ctest-pch: torch
+// The deep_potential family's exact resume: 20 steps straight equal 8 steps, a checkpoint and
+// a resumed run to 20 (weights bit for bit, metrics.csv rows and final metrics identical), with
+// the checkpoint taken between two metrics rows; a checkpoint of another config, a model file,
+// another family's checkpoint and a missing file are InputErrors.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "deep_potential_training_support.hpp"
+#include "surrogates/deep_potential/model_file.hpp"
+
+namespace surrox::training {
+namespace {
+namespace fs = std::filesystem;
+using namespace dp_test;
+
+std::string text_of(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// metrics.csv without its last column (wall-clock seconds).
+std::vector<std::string> rows_without_seconds(const fs::path& p) {
+  std::vector<std::string> rows;
+  std::istringstream in(text_of(p));
+  for (std::string line; std::getline(in, line);) rows.push_back(line.substr(0, line.rfind(',')));
+  return rows;
+}
+
+TEST(DeepPotentialResume, StoppedAndResumedEqualsStraight) {
+  const fs::path dir = surrox::testing::scratch_dir();
+  const std::string text =
+      dp_config_text(write_dp_frames(dir / "train", 16, 1), write_dp_frames(dir / "held", 6, 2));
+  const auto straight = dp_train(text, dir / "straight");
+  const auto first = dp_train(text, dir / "first", {}, std::nullopt, 8);
+  EXPECT_EQ(first["steps"], 8);
+  EXPECT_FALSE(first["finished"].get<bool>());
+  const auto resumed = dp_train(text, dir / "resumed", {}, dir / "first/checkpoint.pt");
+  EXPECT_EQ(resumed["steps"], 20);
+  EXPECT_TRUE(resumed["finished"].get<bool>());
+
+  namespace dp = surrogates::deep_potential;
+  auto a = dp::load_model(dir / "straight/model.pt"), b = dp::load_model(dir / "resumed/model.pt");
+  const auto pa = a->parameters(), pb = b->parameters();
+  ASSERT_EQ(pa.size(), pb.size());
+  for (std::size_t i = 0; i < pa.size(); ++i) EXPECT_TRUE(torch::equal(pa[i], pb[i])) << i;
+  // The first run's weights differ from the end's: the test can fail.
+  auto c = dp::load_model(dir / "first/model.pt");
+  EXPECT_FALSE(torch::equal(c->parameters()[0], pa[0]));
+  for (const char* split : {"train", "validation"})
+    for (const char* key : {"energy_rmse_per_atom", "force_rmse", "virial_rmse_per_atom"})
+      EXPECT_EQ(straight[split][key].get<double>(), resumed[split][key].get<double>())
+          << split << " " << key;
+  const auto rows = rows_without_seconds(dir / "straight/metrics.csv");
+  EXPECT_EQ(rows.size(), 5u);  // header and steps 5, 10, 15, 20
+  EXPECT_EQ(rows, rows_without_seconds(dir / "resumed/metrics.csv"));
+  std::printf("20 straight vs 8 + resumed 12: %zu weight tensors equal bitwise, %s\n", pa.size(),
+              rows.back().c_str());
+}
+
+TEST(DeepPotentialResume, ForeignCheckpointsAreInputErrors) {
+  const fs::path dir = surrox::testing::scratch_dir();
+  const std::string text =
+      dp_config_text(write_dp_frames(dir / "train", 8, 3), write_dp_frames(dir / "held", 4, 4));
+  dp_train(text, dir / "run", {}, std::nullopt, 3);
+  const fs::path checkpoint = dir / "run/checkpoint.pt";
+  ASSERT_TRUE(fs::exists(checkpoint));
+  auto message = [&](const std::vector<std::string>& overrides, const fs::path& resume) {
+    try {
+      dp_train(text, dir / "again", overrides, resume, 1);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no InputError");
+  };
+  EXPECT_NE(message({"training.seed=8"}, checkpoint).find("training.seed differs"),
+            std::string::npos);
+  EXPECT_NE(message({"model.embedding=[4, 4]"}, checkpoint).find("model.embedding differs"),
+            std::string::npos);
+  EXPECT_NE(message({}, dir / "run/model.pt").find("not a training checkpoint"), std::string::npos);
+  EXPECT_NE(message({}, dir / "missing.pt").find("no such checkpoint"), std::string::npos);
+  {
+    // The field family's checkpoint layout: archives without deep-potential metadata.
+    torch::serialize::OutputArchive archive, model;
+    model.write("w", torch::zeros({2}));
+    archive.write("model", model);
+    archive.write("epoch", torch::tensor(3));
+    archive.save_to((dir / "field_checkpoint.pt").string());
+  }
+  EXPECT_NE(message({}, dir / "field_checkpoint.pt").find("checkpoint of another family"),
+            std::string::npos);
+  // The same config resumes.
+  EXPECT_EQ(message({}, checkpoint), "no InputError");
+}
+
+}  // namespace
+}  // namespace surrox::training
