@@ -44,8 +44,8 @@ class LusgsSmoother final : public Smoother {
                     int tag);
 
   int wall_mirror_ = kDefaultWallMirror;  // passes of the wall row's mirror-ghost block solve
-  Array3 du_;            // ΔU, (4, nl, ni)
-  Array2 diag_;          // D, (nl, ni)
+  Array3 du_;                             // ΔU, (4, nl, ni)
+  Array2 diag_;                           // D, (nl, ni)
   // (U, ΔU) of the lower and upper neighbours' edge rows per column, (ni, 8), zero where there
   // is no neighbour (or no pipelining); the outgoing chunks and host buffers for MPI.
   Array2 edge_lo_, edge_hi_, edge_send_;

@@ -308,8 +308,20 @@ TEST(WarmStartCase, CaseFileWithACouplerSectionWritesTheComparison) {
     EXPECT_NEAR(cold.at("cd").get<double>(), warm.at("cd").get<double>(), 1e-6);
     EXPECT_GT(warm.at("inference_s").get<double>(), 0);
     EXPECT_TRUE(std::filesystem::exists(c.at("surface_csv").get<std::string>()));
+    // Engineering accuracy is reached no later than the 8-order criterion, and by a converged
+    // run against its own final Cl and Cd; its wall time includes the warm run's inference.
+    for (const auto* run : {&cold, &warm}) {
+      const long accurate = run->at("cycles_to_engineering_accuracy").get<long>();
+      EXPECT_GE(accurate, 1);
+      EXPECT_LE(accurate, run->at("iterations").get<long>());
+    }
+    EXPECT_GT(warm.at("wall_time_to_engineering_accuracy_s").get<double>(),
+              warm.at("inference_s").get<double>());
+    EXPECT_TRUE(cold.contains("cycles_to_cauchy"));
   }
   EXPECT_TRUE(results.at("medians").at("tiny").contains("median_iteration_ratio"));
+  EXPECT_TRUE(
+      results.at("medians").at("tiny").contains("median_iteration_ratio_at_engineering_accuracy"));
   EXPECT_TRUE(std::filesystem::exists(dir / "out/comparison.md"));
 }
 
