@@ -65,7 +65,7 @@ FlowLevel::FlowLevel(const AirfoilParameters& p, const mesh::CurvilinearGrid& gr
   w_ghosts = GhostRows(slab, 2);
   if (turbulent) {
     nu_tilde = Array3("FlowLevel::nu_tilde", 1, nl + 4, n);
-    nu_ghosts = GhostRows(slab, 2);
+    nu_ghosts = GhostRows(slab, 2, 1);
   }
   smoother = smoother_registry().create(q.smoother, *this);
 }

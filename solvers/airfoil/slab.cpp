@@ -101,13 +101,13 @@ std::array<HostMatrix, 4> Slab::gather(const Array3& a, long first, const char* 
   return out;
 }
 
-GhostRows::GhostRows(const Slab& slab, long ghosts)
+GhostRows::GhostRows(const Slab& slab, long ghosts, int components)
     : comm_(slab.comm()), rank_(slab.rank()), ranks_(slab.ranks()), ni_(slab.ni()) {
   if (ranks_ == 1) return;
-  send_lo_ = Array3("GhostRows::send_lo", 4, ghosts, ni_);
-  send_hi_ = Array3("GhostRows::send_hi", 4, ghosts, ni_);
-  recv_lo_ = Array3("GhostRows::recv_lo", 4, ghosts, ni_);
-  recv_hi_ = Array3("GhostRows::recv_hi", 4, ghosts, ni_);
+  send_lo_ = Array3("GhostRows::send_lo", components, ghosts, ni_);
+  send_hi_ = Array3("GhostRows::send_hi", components, ghosts, ni_);
+  recv_lo_ = Array3("GhostRows::recv_lo", components, ghosts, ni_);
+  recv_hi_ = Array3("GhostRows::recv_hi", components, ghosts, ni_);
   host_send_lo_ = Kokkos::create_mirror_view(send_lo_);
   host_send_hi_ = Kokkos::create_mirror_view(send_hi_);
   host_recv_lo_ = Kokkos::create_mirror_view(recv_lo_);
@@ -117,7 +117,7 @@ GhostRows::GhostRows(const Slab& slab, long ghosts)
 void GhostRows::exchange(const Array3& a) const {
   if (ranks_ == 1) return;
   const long g = static_cast<long>(send_lo_.extent(1)), n = static_cast<long>(a.extent(1)) - 2 * g;
-  const int count = static_cast<int>(4 * g * ni_);
+  const int count = static_cast<int>(send_lo_.extent(0) * g * ni_);
   const int lo = rank_ > 0 ? rank_ - 1 : MPI_PROC_NULL;
   const int hi = rank_ < ranks_ - 1 ? rank_ + 1 : MPI_PROC_NULL;
   const auto all = Kokkos::ALL;

@@ -65,7 +65,8 @@ class Slab {
 class GhostRows {
  public:
   GhostRows() = default;
-  GhostRows(const Slab& slab, long ghosts);
+  // Buffers for `ghosts` rows of `components` variables (the flow's 4; ν̃'s 1).
+  GhostRows(const Slab& slab, long ghosts, int components = 4);
   void exchange(const Array3& a) const;  // collective with the neighbours
 
  private:
