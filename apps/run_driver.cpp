@@ -62,6 +62,7 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
   settings.case_yaml = case_file.resolved_yaml();
   OutputSeries output(output_dir, runtime, settings);
   const double interval = output_node.real("interval");
+  const double start_time = output_node.real("start_time");
   const long long monitor_interval = output_node.integer("monitor_interval");
   const long long checkpoint_interval = output_node.integer("checkpoint_interval");
   const bool checkpoints = solver->supports_restart() && output_node.boolean("checkpoint");
@@ -69,6 +70,7 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
   MonitorLog monitor(output_dir, runtime.root());
 
   auto write_output = [&] {
+    if (solver->time() < start_time * (1 - 1e-12)) return;  // still spinning up
     auto scope = phases.measure("output");
     output.write(solver->time(), solver->output_mesh());
   };
@@ -76,6 +78,8 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
   // Output times are multiples of the interval, so a restarted run keeps the same grid of times.
   double next_output =
       interval > 0 ? (std::floor(solver->time() / interval + 1e-9) + 1) * interval : INFINITY;
+  if (interval > 0 && next_output < start_time)
+    next_output = std::ceil(start_time / interval - 1e-9) * interval;
 
   constexpr std::size_t kProgressTicks = 1000;
   // Progress is part of the info output: --log-level warn (or off) keeps a run quiet.
