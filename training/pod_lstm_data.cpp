@@ -1,6 +1,7 @@
 #include "training/pod_lstm_data.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 

@@ -50,7 +50,7 @@ nlohmann::json pod_skill_report(const PodLstmModel& m, const Snapshots& s,
   report["last_time"] = s.times[static_cast<std::size_t>(starts.back() + in + out - 1)];
   // Truncation floor: the RMSE of the truth's own N-mode reconstruction per lead.
   const torch::Tensor truth_recon = m.basis.reconstruct(w.targets.view({w.count(), out, n}));
-  report["projection_rmse_per_lead"] = pod_to_vector((truth_recon - fields).pow(2).mean({0, 2}).sqrt());
+  report["projection_rmse_per_lead"] = pod_to_vector((truth_recon - fields).pow(2).mean(std::vector<long>{0, 2}).sqrt());
   if (!csv.empty()) {
     AtomicFile file(csv);
     std::ofstream o(file.temporary());
@@ -208,7 +208,8 @@ void PodLstmFamily::evaluate(const EvaluateRequest& r, nlohmann::json& results) 
   pod_require_windows(starts, "test", split.test_begin(), split.steps, in + out, r.data.string());
   const torch::Tensor coefficients = m.basis.project(s.values);
   const std::filesystem::path csv =
-      r.runtime.root() && !r.output_dir.empty() ? r.output_dir / "forecasts.csv" : "";
+      r.runtime.root() && !r.output_dir.empty() ? r.output_dir / "forecasts.csv"
+                                                : std::filesystem::path();
   if (!csv.empty()) std::filesystem::create_directories(r.output_dir);
   results["pod"] = {{"modes", m.basis.size()},
                     {"energy_fractions", pod_to_vector(m.basis.energy_fractions())},

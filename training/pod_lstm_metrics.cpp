@@ -18,7 +18,7 @@ Skill measure_skill(const torch::Tensor& forecast, const torch::Tensor& truth,
   const torch::Tensor r2 = 1 - ss_res / ss_tot;
   const torch::Tensor anomaly = torch::matmul(f, basis.modes.t());  // [W, L, n]
   const torch::Tensor truth_anomaly = fields.to(torch::kFloat64) - basis.mean;
-  const torch::Tensor rmse = (anomaly - truth_anomaly).pow(2).mean({0, 2}).sqrt();  // [L]
+  const torch::Tensor rmse = (anomaly - truth_anomaly).pow(2).mean(std::vector<long>{0, 2}).sqrt();  // [L]
   const torch::Tensor norms = (anomaly.pow(2).sum(2) * truth_anomaly.pow(2).sum(2)).sqrt();
   const torch::Tensor dot = (anomaly * truth_anomaly).sum(2);
   const torch::Tensor acc =
