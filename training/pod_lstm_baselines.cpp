@@ -11,8 +11,11 @@ torch::Tensor persistence_forecast(const torch::Tensor& inputs, long modes, long
 
 torch::Tensor climatology_forecast(const torch::Tensor& climatology, long windows,
                                    long output_steps) {
-  return climatology.to(torch::kFloat64).repeat({output_steps}).unsqueeze(0).expand(
-      {windows, -1}).clone();
+  return climatology.to(torch::kFloat64)
+      .repeat({output_steps})
+      .unsqueeze(0)
+      .expand({windows, -1})
+      .clone();
 }
 
 namespace {
@@ -23,12 +26,13 @@ torch::Tensor pod_with_bias(const torch::Tensor& inputs) {
 }  // namespace
 
 LinearForecaster LinearForecaster::fit(const torch::Tensor& inputs, const torch::Tensor& targets) {
-  if (inputs.size(0) < 1) throw InputError("the linear baseline needs at least one training window");
+  if (inputs.size(0) < 1)
+    throw InputError("the linear baseline needs at least one training window");
   // gelsd: the minimum-norm solution through an SVD, also for the rank-deficient systems of a
   // low-dimensional recurrence (its windows span fewer directions than the window has values).
   LinearForecaster f;
-  f.weights = std::get<0>(
-      torch::linalg::lstsq(pod_with_bias(inputs), targets.to(torch::kFloat64), c10::nullopt, "gelsd"));
+  f.weights = std::get<0>(torch::linalg::lstsq(pod_with_bias(inputs), targets.to(torch::kFloat64),
+                                               c10::nullopt, "gelsd"));
   return f;
 }
 

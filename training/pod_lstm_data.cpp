@@ -19,14 +19,15 @@ Snapshots read_snapshots(const std::filesystem::path& path, const std::string& f
     if (f.name == field) {
       found = true;
       if (f.components != 1)
-        throw InputError(fmt::format("{}: field '{}' has {} components; the emulator takes a "
-                                     "scalar field",
-                                     path.string(), field, f.components));
+        throw InputError(
+            fmt::format("{}: field '{}' has {} components; the emulator takes a "
+                        "scalar field",
+                        path.string(), field, f.components));
     }
   }
   if (!found)
-    throw InputError(fmt::format("{}: no field '{}'; it has: {}", path.string(), field,
-                                 fmt::join(names, ", ")));
+    throw InputError(
+        fmt::format("{}: no field '{}'; it has: {}", path.string(), field, fmt::join(names, ", ")));
   Snapshots s;
   s.path = path;
   s.field = field;
@@ -36,8 +37,8 @@ Snapshots read_snapshots(const std::filesystem::path& path, const std::string& f
   std::vector<torch::Tensor> rows;
   for (long t = 0; t < steps; ++t) {
     const io::HostArray a = reader.read(field, static_cast<std::size_t>(t));
-    rows.push_back(torch::from_blob(a.data(), {static_cast<long>(a.extent(0))}, torch::kFloat64)
-                       .clone());
+    rows.push_back(
+        torch::from_blob(a.data(), {static_cast<long>(a.extent(0))}, torch::kFloat64).clone());
   }
   s.values = torch::stack(rows);
   return s;
@@ -47,8 +48,8 @@ TimeSplit TimeSplit::from_fractions(long steps, double train, double validation)
   TimeSplit s;
   s.steps = steps;
   s.train_end = static_cast<long>(std::floor(train * double(steps) + 1e-9));
-  s.validation_end =
-      std::min(steps, s.train_end + static_cast<long>(std::floor(validation * double(steps) + 1e-9)));
+  s.validation_end = std::min(
+      steps, s.train_end + static_cast<long>(std::floor(validation * double(steps) + 1e-9)));
   return s;
 }
 

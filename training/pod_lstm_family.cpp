@@ -50,7 +50,8 @@ nlohmann::json pod_skill_report(const PodLstmModel& m, const Snapshots& s,
   report["last_time"] = s.times[static_cast<std::size_t>(starts.back() + in + out - 1)];
   // Truncation floor: the RMSE of the truth's own N-mode reconstruction per lead.
   const torch::Tensor truth_recon = m.basis.reconstruct(w.targets.view({w.count(), out, n}));
-  report["projection_rmse_per_lead"] = pod_to_vector((truth_recon - fields).pow(2).mean(std::vector<long>{0, 2}).sqrt());
+  report["projection_rmse_per_lead"] =
+      pod_to_vector((truth_recon - fields).pow(2).mean(std::vector<long>{0, 2}).sqrt());
   if (!csv.empty()) {
     AtomicFile file(csv);
     std::ofstream o(file.temporary());
@@ -113,8 +114,8 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
 
   const std::filesystem::path path = data.string("path");
   const Snapshots s = read_snapshots(path, m.field);
-  const TimeSplit split = TimeSplit::from_fractions(s.steps(), m.train_fraction,
-                                                    m.validation_fraction);
+  const TimeSplit split =
+      TimeSplit::from_fractions(s.steps(), m.train_fraction, m.validation_fraction);
   const long in = m.options.input_steps, out = m.options.output_steps;
   const auto train_starts = window_starts(0, split.train_end, in, out);
   const auto validation_starts = window_starts(split.train_end, split.validation_end, in, out);
@@ -122,8 +123,8 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
   pod_require_windows(train_starts, "training", 0, split.train_end, in + out, path.string());
 
   // POD and scaling see the training snapshots only.
-  m.basis = surrogates::pod::compute_pod(s.values.slice(0, 0, split.train_end),
-                                         data.integer("modes"));
+  m.basis =
+      surrogates::pod::compute_pod(s.values.slice(0, 0, split.train_end), data.integer("modes"));
   m.options.modes = m.basis.size();
   const torch::Tensor coefficients = m.basis.project(s.values);
   m.scaling = Scaling::fit(coefficients, 0, split.train_end);
@@ -179,8 +180,7 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
       static_cast<long>(fit.history.size()) >= training.integer("epochs") || fit.stopped_early;
   if (!validation_starts.empty())
     results["validation"] = pod_skill_report(m, s, coefficients, validation_starts, {});
-  if (!test_starts.empty())
-    results["test"] = pod_skill_report(m, s, coefficients, test_starts, {});
+  if (!test_starts.empty()) results["test"] = pod_skill_report(m, s, coefficients, test_starts, {});
   if (r.runtime.root()) {
     m.save(r.output_dir / "model.pt");
     results["outputs"] = {{"model", (r.output_dir / "model.pt").string()},
@@ -207,22 +207,24 @@ void PodLstmFamily::evaluate(const EvaluateRequest& r, nlohmann::json& results) 
   const auto starts = window_starts(split.test_begin(), split.steps, in, out);
   pod_require_windows(starts, "test", split.test_begin(), split.steps, in + out, r.data.string());
   const torch::Tensor coefficients = m.basis.project(s.values);
-  const std::filesystem::path csv =
-      r.runtime.root() && !r.output_dir.empty() ? r.output_dir / "forecasts.csv"
-                                                : std::filesystem::path();
+  const std::filesystem::path csv = r.runtime.root() && !r.output_dir.empty()
+                                        ? r.output_dir / "forecasts.csv"
+                                        : std::filesystem::path();
   if (!csv.empty()) std::filesystem::create_directories(r.output_dir);
   results["pod"] = {{"modes", m.basis.size()},
                     {"energy_fractions", pod_to_vector(m.basis.energy_fractions())},
                     {"captured_energy", m.basis.captured_energy()}};
-  results["test_steps"] = {{"first", split.test_begin()}, {"count", split.steps - split.test_begin()}};
+  results["test_steps"] = {{"first", split.test_begin()},
+                           {"count", split.steps - split.test_begin()}};
   results["test"] = pod_skill_report(m, s, coefficients, starts, csv);
   if (!csv.empty()) results["outputs"] = {{"forecasts_csv", csv.string()}};
   const auto& t = results["test"];
-  spdlog::info("pod_lstm on {} test windows: mean R² lstm {:.4f}, persistence {:.4f}, linear {:.4f}, "
-               "climatology {:.4f}",
-               t["windows"].get<long>(), t["lstm"]["mean_r2"].get<double>(),
-               t["persistence"]["mean_r2"].get<double>(), t["linear"]["mean_r2"].get<double>(),
-               t["climatology"]["mean_r2"].get<double>());
+  spdlog::info(
+      "pod_lstm on {} test windows: mean R² lstm {:.4f}, persistence {:.4f}, linear {:.4f}, "
+      "climatology {:.4f}",
+      t["windows"].get<long>(), t["lstm"]["mean_r2"].get<double>(),
+      t["persistence"]["mean_r2"].get<double>(), t["linear"]["mean_r2"].get<double>(),
+      t["climatology"]["mean_r2"].get<double>());
 }
 
 }  // namespace
@@ -263,10 +265,10 @@ Schema pod_lstm_schema() {
 }  // namespace pod_lstm
 
 void register_pod_lstm_family(FamilyRegistry& families) {
-  families.add(pod_lstm::kFamilyName,
-               {[] { return std::make_unique<pod_lstm::PodLstmFamily>(); },
-                pod_lstm::pod_lstm_schema(),
-                "POD-LSTM emulator of a field's time series (QG double gyre), with baselines"});
+  families.add(
+      pod_lstm::kFamilyName,
+      {[] { return std::make_unique<pod_lstm::PodLstmFamily>(); }, pod_lstm::pod_lstm_schema(),
+       "POD-LSTM emulator of a field's time series (QG double gyre), with baselines"});
 }
 
 }  // namespace surrox::training

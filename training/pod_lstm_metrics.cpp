@@ -3,9 +3,10 @@
 namespace surrox::training::pod_lstm {
 
 nlohmann::json Skill::to_json() const {
-  return {{"mean_r2", mean_r2},     {"r2_per_lead", r2_per_lead}, {"r2_per_mode", r2_per_mode},
-          {"r2", r2},               {"rmse_per_lead", rmse},      {"mean_rmse", mean_rmse},
-          {"acc_per_lead", acc},    {"mean_acc", mean_acc}};
+  return {{"mean_r2", mean_r2},         {"r2_per_lead", r2_per_lead},
+          {"r2_per_mode", r2_per_mode}, {"r2", r2},
+          {"rmse_per_lead", rmse},      {"mean_rmse", mean_rmse},
+          {"acc_per_lead", acc},        {"mean_acc", mean_acc}};
 }
 
 Skill measure_skill(const torch::Tensor& forecast, const torch::Tensor& truth,
@@ -13,12 +14,13 @@ Skill measure_skill(const torch::Tensor& forecast, const torch::Tensor& truth,
   const long windows = truth.size(0), modes = basis.size(), leads = truth.size(1) / modes;
   const torch::Tensor f = forecast.to(torch::kFloat64).view({windows, leads, modes});
   const torch::Tensor t = truth.to(torch::kFloat64).view({windows, leads, modes});
-  const torch::Tensor ss_res = (f - t).pow(2).sum(0);                // [L, N]
+  const torch::Tensor ss_res = (f - t).pow(2).sum(0);  // [L, N]
   const torch::Tensor ss_tot = (t - t.mean(0)).pow(2).sum(0).clamp_min(1e-300);
   const torch::Tensor r2 = 1 - ss_res / ss_tot;
   const torch::Tensor anomaly = torch::matmul(f, basis.modes.t());  // [W, L, n]
   const torch::Tensor truth_anomaly = fields.to(torch::kFloat64) - basis.mean;
-  const torch::Tensor rmse = (anomaly - truth_anomaly).pow(2).mean(std::vector<long>{0, 2}).sqrt();  // [L]
+  const torch::Tensor rmse =
+      (anomaly - truth_anomaly).pow(2).mean(std::vector<long>{0, 2}).sqrt();  // [L]
   const torch::Tensor norms = (anomaly.pow(2).sum(2) * truth_anomaly.pow(2).sum(2)).sqrt();
   const torch::Tensor dot = (anomaly * truth_anomaly).sum(2);
   const torch::Tensor acc =

@@ -17,17 +17,18 @@ torch::Tensor PodLstmModel::forecast(const torch::Tensor& inputs) const {
 
 nlohmann::json PodLstmModel::metadata() const {
   const torch::Tensor fractions = basis.energy_fractions().contiguous();
-  return {{"family", kFamilyName},
-          {"format_version", 1},
-          {"network", options.to_json()},
-          {"field", field},
-          {"points", basis.points()},
-          {"modes", basis.size()},
-          {"energy_fractions", std::vector<double>(fractions.data_ptr<double>(),
-                                                   fractions.data_ptr<double>() + fractions.numel())},
-          {"captured_energy", basis.captured_energy()},
-          {"split", {{"train", train_fraction}, {"validation", validation_fraction}}},
-          {"training", training}};
+  return {
+      {"family", kFamilyName},
+      {"format_version", 1},
+      {"network", options.to_json()},
+      {"field", field},
+      {"points", basis.points()},
+      {"modes", basis.size()},
+      {"energy_fractions", std::vector<double>(fractions.data_ptr<double>(),
+                                               fractions.data_ptr<double>() + fractions.numel())},
+      {"captured_energy", basis.captured_energy()},
+      {"split", {{"train", train_fraction}, {"validation", validation_fraction}}},
+      {"training", training}};
 }
 
 void PodLstmModel::save(const std::filesystem::path& path) const {

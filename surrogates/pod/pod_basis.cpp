@@ -43,7 +43,8 @@ PodBasis compute_pod(const torch::Tensor& snapshots, long modes) {
   b.modes = (phi * torch::where(signs == 0, torch::ones_like(signs), signs)).contiguous();
   b.energy = lambda.slice(0, 0, kept).clone();
   b.total_energy = lambda.sum().item<double>();
-  if (!(b.total_energy > 0)) throw InputError("the snapshots do not vary: there is nothing to decompose");
+  if (!(b.total_energy > 0))
+    throw InputError("the snapshots do not vary: there is nothing to decompose");
   return b;
 }
 

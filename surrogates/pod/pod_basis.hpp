@@ -9,9 +9,9 @@
 namespace surrox::surrogates::pod {
 
 struct PodBasis {
-  torch::Tensor mean;    // [n]: the mean snapshot
-  torch::Tensor modes;   // [n, N]: orthonormal columns, each with its largest entry positive
-  torch::Tensor energy;  // [N]: eigenvalues λ_i = σ_i²/(T − 1), decreasing
+  torch::Tensor mean;       // [n]: the mean snapshot
+  torch::Tensor modes;      // [n, N]: orthonormal columns, each with its largest entry positive
+  torch::Tensor energy;     // [N]: eigenvalues λ_i = σ_i²/(T − 1), decreasing
   double total_energy = 0;  // Σ of every eigenvalue (the snapshots' total variance)
 
   long size() const { return modes.defined() ? modes.size(1) : 0; }

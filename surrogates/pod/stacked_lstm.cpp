@@ -28,12 +28,14 @@ StackedLstm::StackedLstm(StackedLstmOptions options) : options_(std::move(option
   for (std::size_t l = 0; l < options_.layers.size(); ++l) {
     const long h = options_.layers[l];
     if (h < 1) throw InputError("LSTM layer widths must be ≥ 1");
-    lstm_.push_back(register_module("lstm" + std::to_string(l),
-                                    torch::nn::LSTM(torch::nn::LSTMOptions(width, h).batch_first(true))));
+    lstm_.push_back(
+        register_module("lstm" + std::to_string(l),
+                        torch::nn::LSTM(torch::nn::LSTMOptions(width, h).batch_first(true))));
     if (options_.skip && l >= 2) {
       const long from = options_.layers[l - 2];
-      skip_.push_back(register_module("skip" + std::to_string(l),
-                                      torch::nn::Linear(torch::nn::LinearOptions(from, options_.layers[l - 1]).bias(false))));
+      skip_.push_back(register_module(
+          "skip" + std::to_string(l),
+          torch::nn::Linear(torch::nn::LinearOptions(from, options_.layers[l - 1]).bias(false))));
     } else {
       skip_.push_back(torch::nn::Linear(nullptr));
     }

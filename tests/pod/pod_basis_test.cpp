@@ -4,10 +4,11 @@
 // POD of a synthetic field built from known orthonormal modes with uncorrelated, zero-mean
 // coefficients of known variances: the basis recovers the modes (up to sign), their energy
 // fractions and the mean, by both the method of snapshots (T < n) and the thin SVD (T ≥ n).
+#include "surrogates/pod/pod_basis.hpp"
+
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
-#include "surrogates/pod/pod_basis.hpp"
 
 namespace pod = surrox::surrogates::pod;
 
@@ -58,7 +59,10 @@ TEST(PodBasis, RecoversModesAndEnergyBySnapshots) {
   }
   EXPECT_NEAR(b.captured_energy(), 1.0, 1e-10);
   // Orthonormal columns; projection then reconstruction returns the snapshots.
-  EXPECT_LT((torch::matmul(b.modes.t(), b.modes) - torch::eye(3, torch::kFloat64)).abs().max().item<double>(),
+  EXPECT_LT((torch::matmul(b.modes.t(), b.modes) - torch::eye(3, torch::kFloat64))
+                .abs()
+                .max()
+                .item<double>(),
             1e-10);
   EXPECT_LT((b.reconstruct(b.project(s.snapshots)) - s.snapshots).abs().max().item<double>(), 1e-9);
 }

@@ -4,10 +4,11 @@
 // The POD-LSTM data side: a time split whose windows never straddle a boundary, a scaling that
 // depends on the training part only, and the linear baseline, which must be exact on a linear
 // recurrence (and persistence exact on a constant series).
+#include "training/pod_lstm_data.hpp"
+
 #include <gtest/gtest.h>
 
 #include "training/pod_lstm_baselines.hpp"
-#include "training/pod_lstm_data.hpp"
 
 namespace pl = surrox::training::pod_lstm;
 
@@ -16,8 +17,8 @@ namespace {
 // a(t+1) = A a(t) for a damped rotation in modes 1–2 and a decaying mode 3, plus a constant.
 torch::Tensor pod_recurrence(long steps) {
   const double c = std::cos(0.3) * 0.995, s = std::sin(0.3) * 0.995;
-  const torch::Tensor a = torch::tensor({{c, -s, 0.0}, {s, c, 0.0}, {0.0, 0.0, 0.97}},
-                                        torch::kFloat64);
+  const torch::Tensor a =
+      torch::tensor({{c, -s, 0.0}, {s, c, 0.0}, {0.0, 0.0, 0.97}}, torch::kFloat64);
   torch::Tensor out = torch::zeros({steps, 3}, torch::kFloat64);
   torch::Tensor x = torch::tensor({1.0, 0.0, 2.0}, torch::kFloat64);
   for (long t = 0; t < steps; ++t) {

@@ -16,13 +16,13 @@ namespace {
 TEST(QgEmulationDataset, SnapshotsAfterTheSpinUpAtAFixedInterval) {
   const auto dir = testing::scratch_dir() / "emulation";
   std::string out;
-  ASSERT_EQ(testing::run_surrox("run " +
-                                    (testing::source_dir() / "cases/qg/emulation.yaml").string() +
-                                    " -o " + dir.string() +
-                                    " --set solver.end_time=0.06 --set output.start_time=0.025"
-                                    " --set output.interval=0.01 --log-level warn",
-                                &out),
-            0)
+  ASSERT_EQ(
+      testing::run_surrox("run " + (testing::source_dir() / "cases/qg/emulation.yaml").string() +
+                              " -o " + dir.string() +
+                              " --set solver.end_time=0.06 --set output.start_time=0.025"
+                              " --set output.interval=0.01 --log-level warn",
+                          &out),
+      0)
       << out;
   const io::Hdf5DatasetReader reader(dir / "fields.h5");
   const std::vector<double> times = reader.times();
