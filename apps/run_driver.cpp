@@ -75,11 +75,17 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
     output.write(solver->time(), solver->output_mesh());
   };
   write_output();
-  // Output times are multiples of the interval, so a restarted run keeps the same grid of times.
-  double next_output =
-      interval > 0 ? (std::floor(solver->time() / interval + 1e-9) + 1) * interval : INFINITY;
-  if (interval > 0 && next_output < start_time)
-    next_output = std::ceil(start_time / interval - 1e-9) * interval;
+  // Output times are multiples of the interval, so a restarted run keeps the same grid of times;
+  // each is its index times the interval (a running sum would drift and could land a write a
+  // rounding error before end_time, followed by a second one at end_time).
+  long long next_index = 0;
+  double next_output = INFINITY;
+  if (interval > 0) {
+    next_index = static_cast<long long>(std::floor(solver->time() / interval + 1e-9)) + 1;
+    next_index =
+        std::max(next_index, static_cast<long long>(std::ceil(start_time / interval - 1e-9)));
+    next_output = static_cast<double>(next_index) * interval;
+  }
 
   constexpr std::size_t kProgressTicks = 1000;
   // Progress is part of the info output: --log-level warn (or off) keeps a run quiet.
@@ -115,7 +121,8 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
     if (solver->time() >= next_output * (1 - 1e-12)) {
       write_output();
       final_written = true;
-      while (next_output <= solver->time() * (1 + 1e-12)) next_output += interval;
+      while (next_output <= solver->time() * (1 + 1e-12))
+        next_output = static_cast<double>(++next_index) * interval;
     }
     if (checkpoints && due(report.step, checkpoint_interval)) {
       auto scope = phases.measure("checkpoint");
