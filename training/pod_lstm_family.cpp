@@ -111,6 +111,7 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
   }
   if (m.options.layers.empty()) network.fail("layers", "needs at least one layer width");
   m.options.skip = network.boolean("skip");
+  m.options.highway = network.boolean("highway");
 
   const std::filesystem::path path = data.string("path");
   const Snapshots s = read_snapshots(path, m.field);
@@ -146,6 +147,10 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
 
   torch::manual_seed(static_cast<std::uint64_t>(training.integer("seed")));
   m.network = std::make_shared<surrogates::pod::StackedLstm>(m.options);
+  // With the highway, training starts from the least-squares linear model (in scaled units).
+  if (m.options.highway)
+    m.network->start_from_linear(
+        LinearForecaster::fit(train_set.inputs, train_set.targets).weights.to(torch::kFloat32));
   if (r.runtime.root()) std::filesystem::create_directories(r.output_dir);
   Trainer trainer(training, collective_data_parallel(r.runtime.comm()));
   const TrainResult fit =
@@ -256,6 +261,12 @@ Schema pod_lstm_schema() {
   Schema network("The stacked LSTM.");
   network.integers("layers", "hidden width of each LSTM layer, bottom first").fallback("[32]");
   network.boolean("skip", "layer l ≥ 2 also reads layer l − 2's output (SC20's skip connections)")
+      .fallback("false");
+  network
+      .boolean("highway",
+               "add a linear map of the whole input window to the output (LSTNet's "
+               "autoregressive component), started from the least-squares fit with the LSTM "
+               "head at zero: training starts from the linear model and learns a correction")
       .fallback("false");
   root.section("network", network, "the forecaster");
   root.section("training", Trainer::schema(), "optimizer, schedule, loss, epochs, checkpoints");

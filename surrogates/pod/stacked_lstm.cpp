@@ -9,7 +9,8 @@ nlohmann::json StackedLstmOptions::to_json() const {
           {"input_steps", input_steps},
           {"output_steps", output_steps},
           {"layers", layers},
-          {"skip", skip}};
+          {"skip", skip},
+          {"highway", highway}};
 }
 
 StackedLstmOptions StackedLstmOptions::from_json(const nlohmann::json& j) {
@@ -19,6 +20,7 @@ StackedLstmOptions StackedLstmOptions::from_json(const nlohmann::json& j) {
   o.output_steps = j.at("output_steps").get<long>();
   o.layers = j.at("layers").get<std::vector<long>>();
   o.skip = j.at("skip").get<bool>();
+  o.highway = j.value("highway", false);
   return o;
 }
 
@@ -42,6 +44,10 @@ StackedLstm::StackedLstm(StackedLstmOptions options) : options_(std::move(option
     width = h;
   }
   head_ = register_module("head", torch::nn::Linear(width, options_.output_steps * options_.modes));
+  if (options_.highway)
+    highway_ =
+        register_module("highway", torch::nn::Linear(options_.input_steps * options_.modes,
+                                                     options_.output_steps * options_.modes));
 }
 
 torch::Tensor StackedLstm::forward(const torch::Tensor& input) {
@@ -56,7 +62,19 @@ torch::Tensor StackedLstm::forward(const torch::Tensor& input) {
     outputs.push_back(x);
   }
   const torch::Tensor last = x.select(1, options_.input_steps - 1);
-  return head_(last);
+  torch::Tensor out = head_(last);
+  if (highway_) out = out + highway_(input);
+  return out;
+}
+
+void StackedLstm::start_from_linear(const torch::Tensor& weights) {
+  if (!highway_) throw Error("start_from_linear needs the highway");
+  torch::NoGradGuard no_grad;
+  const long rows = weights.size(0) - 1;
+  highway_->weight.copy_(weights.slice(0, 0, rows).t());
+  highway_->bias.copy_(weights[rows]);
+  head_->weight.zero_();
+  head_->bias.zero_();
 }
 
 long StackedLstm::parameter_count() const {

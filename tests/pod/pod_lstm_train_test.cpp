@@ -72,7 +72,7 @@ TEST(PodLstmTrain, TrainsAndEvaluatesAgainstBaselines) {
   const fs::path config = dir / "pod.yaml";
   std::ofstream(config) << "family: pod_lstm\n"
                            "data: {path: series.h5, modes: 4}\n"
-                           "network: {layers: [8, 6, 8], skip: true}\n"
+                           "network: {layers: [8, 6, 8], skip: true, highway: true}\n"
                            "training:\n"
                            "  epochs: 3\n"
                            "  batch_size: 16\n"
