@@ -21,10 +21,15 @@ Skill measure_skill(const torch::Tensor& forecast, const torch::Tensor& truth,
   const torch::Tensor truth_anomaly = fields.to(torch::kFloat64) - basis.mean;
   const torch::Tensor rmse =
       (anomaly - truth_anomaly).pow(2).mean(std::vector<long>{0, 2}).sqrt();  // [L]
-  const torch::Tensor norms = (anomaly.pow(2).sum(2) * truth_anomaly.pow(2).sum(2)).sqrt();
+  const torch::Tensor forecast_norm = anomaly.pow(2).sum(2).sqrt();
+  const torch::Tensor truth_norm = truth_anomaly.pow(2).sum(2).sqrt();
   const torch::Tensor dot = (anomaly * truth_anomaly).sum(2);
+  // A forecast without an anomaly (climatology: the training mean, up to round-off) has no
+  // direction to correlate: its ACC is 0, not the correlation of round-off with the truth.
   const torch::Tensor acc =
-      torch::where(norms > 0, dot / norms.clamp_min(1e-300), torch::zeros_like(dot)).mean(0);
+      torch::where(forecast_norm > 1e-9 * truth_norm,
+                   dot / (forecast_norm * truth_norm).clamp_min(1e-300), torch::zeros_like(dot))
+          .mean(0);
 
   Skill s;
   const auto to_vector = [](const torch::Tensor& x) {

@@ -116,6 +116,9 @@ TEST(PodLstmTrain, TrainsAndEvaluatesAgainstBaselines) {
   const auto floor = test.at("projection_rmse_per_lead").get<std::vector<double>>();
   const auto linear_rmse = test.at("linear").at("rmse_per_lead").get<std::vector<double>>();
   for (std::size_t l = 0; l < floor.size(); ++l) EXPECT_LE(floor[l], linear_rmse[l] * (1 + 1e-9));
+  for (const double acc : test.at("climatology").at("acc_per_lead").get<std::vector<double>>())
+    EXPECT_EQ(acc, 0.0);  // no anomaly, no correlation
+  EXPECT_GT(test.at("linear").at("acc_per_lead").at(0).get<double>(), 0.9);
   EXPECT_TRUE(fs::exists(dir / "eval" / "forecasts.csv"));
 
   // 30 snapshots: the test part (the last 30 − 21 − 4 = 5) holds no 16-step window.
