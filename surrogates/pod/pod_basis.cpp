@@ -22,19 +22,27 @@ PodBasis compute_pod(const torch::Tensor& snapshots, long modes) {
   PodBasis b;
   b.mean = x.mean(0);
   const torch::Tensor centred = x - b.mean;
-  const long kept = std::max(1L, std::min({modes, t - 1, n}));
+  long kept = std::max(1L, std::min({modes, t - 1, n}));
+  // Directions with no variance (to round-off) are not modes: a snapshot set spanning k
+  // directions gives at most k.
+  const auto significant = [&](const torch::Tensor& s2) {
+    const double largest = s2[0].item<double>();
+    return std::max(1L, (s2 > 1e-12 * largest).sum().item<long>());
+  };
   torch::Tensor lambda, phi;  // all eigenvalues (decreasing), the kept modes [n, kept]
   if (t < n) {
     // Method of snapshots: C = X Xᵀ = V Σ² Vᵀ, modes Xᵀ V / σ.
     const auto [values, vectors] = torch::linalg::eigh(torch::matmul(centred, centred.t()), "L");
     const torch::Tensor s2 = values.flip(0).clamp_min(0);
+    kept = std::min(kept, significant(s2));
     const torch::Tensor v = vectors.flip(1).slice(1, 0, kept);
     phi = torch::matmul(centred.t(), v) / s2.slice(0, 0, kept).sqrt().clamp_min(1e-300);
     lambda = s2;
   } else {
     const auto [u, s, vh] = torch::linalg::svd(centred, /*full_matrices=*/false, c10::nullopt);
-    phi = vh.slice(0, 0, kept).t();
     lambda = s * s;
+    kept = std::min(kept, significant(lambda));
+    phi = vh.slice(0, 0, kept).t();
   }
   lambda = lambda / double(t - 1);
   // A sign per mode: its entry of largest magnitude positive, so a basis is reproducible.

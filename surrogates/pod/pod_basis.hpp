@@ -26,7 +26,8 @@ struct PodBasis {
   torch::Tensor reconstruct(const torch::Tensor& coefficients) const;
 };
 
-// The POD of `snapshots` [T, n] (T ≥ 2) keeping min(modes, T − 1, n) modes.
+// The POD of `snapshots` [T, n] (T ≥ 2) keeping min(modes, T − 1, n) modes, fewer when the
+// snapshots vary in fewer directions (eigenvalues below 1e-12 of the largest are dropped).
 PodBasis compute_pod(const torch::Tensor& snapshots, long modes);
 
 }  // namespace surrox::surrogates::pod

@@ -82,6 +82,20 @@ TEST(PodBasis, TruncatesByThinSvd) {
   }
 }
 
+TEST(PodBasis, KeepsOnlyTheDirectionsThatVary) {
+  // Three modes of variance: asking for five gives three, by either method, orthonormal.
+  for (const auto& [t, n] : {std::pair{40L, 200L}, std::pair{300L, 60L}}) {
+    const PodSynthetic s = pod_synthetic(t, n);
+    const pod::PodBasis b = pod::compute_pod(s.snapshots, 5);
+    ASSERT_EQ(b.size(), 3) << t << " × " << n;
+    EXPECT_LT((torch::matmul(b.modes.t(), b.modes) - torch::eye(3, torch::kFloat64))
+                  .abs()
+                  .max()
+                  .item<double>(),
+              1e-10);
+  }
+}
+
 TEST(PodBasis, RefusesConstantSnapshots) {
   EXPECT_THROW(pod::compute_pod(torch::ones({10, 20}, torch::kFloat64), 3), surrox::InputError);
 }
