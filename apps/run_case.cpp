@@ -24,6 +24,13 @@ const Schema& run_case_schema() {
         .at_least(0)
         .units("s")
         .fallback("0");
+    output
+        .real("start_time",
+              "simulated time before which no fields are written (a spin-up): the initial state "
+              "is skipped when it is earlier, outputs are the multiples of interval from here on")
+        .at_least(0)
+        .units("s")
+        .fallback("0");
     output.boolean("vtk", "write a .vti/.vts/.vtu series with a .pvd collection for ParaView")
         .fallback("true");
     output.boolean("hdf5", "write the fields as an HDF5 dataset with an .xdmf sidecar")

@@ -62,6 +62,7 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
   settings.case_yaml = case_file.resolved_yaml();
   OutputSeries output(output_dir, runtime, settings);
   const double interval = output_node.real("interval");
+  const double start_time = output_node.real("start_time");
   const long long monitor_interval = output_node.integer("monitor_interval");
   const long long checkpoint_interval = output_node.integer("checkpoint_interval");
   const bool checkpoints = solver->supports_restart() && output_node.boolean("checkpoint");
@@ -69,13 +70,22 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
   MonitorLog monitor(output_dir, runtime.root());
 
   auto write_output = [&] {
+    if (solver->time() < start_time * (1 - 1e-12)) return;  // still spinning up
     auto scope = phases.measure("output");
     output.write(solver->time(), solver->output_mesh());
   };
   write_output();
-  // Output times are multiples of the interval, so a restarted run keeps the same grid of times.
-  double next_output =
-      interval > 0 ? (std::floor(solver->time() / interval + 1e-9) + 1) * interval : INFINITY;
+  // Output times are multiples of the interval, so a restarted run keeps the same grid of times;
+  // each is its index times the interval (a running sum would drift and could land a write a
+  // rounding error before end_time, followed by a second one at end_time).
+  long long next_index = 0;
+  double next_output = INFINITY;
+  if (interval > 0) {
+    next_index = static_cast<long long>(std::floor(solver->time() / interval + 1e-9)) + 1;
+    next_index =
+        std::max(next_index, static_cast<long long>(std::ceil(start_time / interval - 1e-9)));
+    next_output = static_cast<double>(next_index) * interval;
+  }
 
   constexpr std::size_t kProgressTicks = 1000;
   // Progress is part of the info output: --log-level warn (or off) keeps a run quiet.
@@ -111,7 +121,8 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
     if (solver->time() >= next_output * (1 - 1e-12)) {
       write_output();
       final_written = true;
-      while (next_output <= solver->time() * (1 + 1e-12)) next_output += interval;
+      while (next_output <= solver->time() * (1 + 1e-12))
+        next_output = static_cast<double>(++next_index) * interval;
     }
     if (checkpoints && due(report.step, checkpoint_interval)) {
       auto scope = phases.measure("checkpoint");

@@ -2,6 +2,7 @@
 
 #include "training/deep_potential_family.hpp"
 #include "training/field_family.hpp"
+#include "training/pod_lstm_family.hpp"
 #include "training/super_resolution_family.hpp"
 #include "training/surrogate_family.hpp"
 
@@ -13,6 +14,7 @@ void register_all(FamilyRegistry& families) {
   register_field_family(families);
   register_super_resolution_family(families);
   register_deep_potential_family(families);
+  register_pod_lstm_family(families);
 }
 
 }  // namespace

@@ -1,0 +1,285 @@
+#include "training/pod_lstm_family.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <fstream>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "training/collective_data_parallel.hpp"
+#include "training/loss_plot.hpp"
+#include "training/pod_lstm_metrics.hpp"
+#include "training/pod_lstm_model.hpp"
+#include "training/trainer.hpp"
+
+namespace surrox::training {
+namespace pod_lstm {
+namespace {
+
+std::vector<double> pod_to_vector(const torch::Tensor& x) {
+  const torch::Tensor c = x.to(torch::kFloat64).contiguous();
+  return {c.data_ptr<double>(), c.data_ptr<double>() + c.numel()};
+}
+
+// The true snapshots of every window's output steps: [W, output, n].
+torch::Tensor pod_output_fields(const Snapshots& s, const std::vector<long>& starts, long input,
+                                long output) {
+  std::vector<torch::Tensor> rows;
+  for (const long st : starts) rows.push_back(s.values.slice(0, st + input, st + input + output));
+  return torch::stack(rows);
+}
+
+// Every forecaster's skill on the windows at `starts`, and a CSV of the forecasts.
+nlohmann::json pod_skill_report(const PodLstmModel& m, const Snapshots& s,
+                                const torch::Tensor& coefficients, const std::vector<long>& starts,
+                                const std::filesystem::path& csv) {
+  const long in = m.options.input_steps, out = m.options.output_steps, n = m.basis.size();
+  const Windows w = make_windows(coefficients, starts, in, out);
+  const torch::Tensor fields = pod_output_fields(s, starts, in, out);
+  const std::vector<std::pair<std::string, torch::Tensor>> forecasts = {
+      {"lstm", m.forecast(w.inputs)},
+      {"persistence", persistence_forecast(w.inputs, n, out)},
+      {"climatology", climatology_forecast(m.climatology, w.count(), out)},
+      {"linear", m.linear.forecast(w.inputs)}};
+  nlohmann::json report;
+  for (const auto& [name, f] : forecasts)
+    report[name] = measure_skill(f, w.targets, fields, m.basis).to_json();
+  report["windows"] = w.count();
+  report["first_time"] = s.times[static_cast<std::size_t>(starts.front())];
+  report["last_time"] = s.times[static_cast<std::size_t>(starts.back() + in + out - 1)];
+  // Truncation floor: the RMSE of the truth's own N-mode reconstruction per lead.
+  const torch::Tensor truth_recon = m.basis.reconstruct(w.targets.view({w.count(), out, n}));
+  report["projection_rmse_per_lead"] =
+      pod_to_vector((truth_recon - fields).pow(2).mean(std::vector<long>{0, 2}).sqrt());
+  if (!csv.empty()) {
+    AtomicFile file(csv);
+    std::ofstream o(file.temporary());
+    o << "window,lead,mode,time,truth";
+    for (const auto& [name, f] : forecasts) o << "," << name;
+    o << "\n";
+    o.precision(10);
+    std::vector<torch::Tensor> views;
+    for (const auto& entry : forecasts) views.push_back(entry.second.view({w.count(), out, n}));
+    const torch::Tensor truth = w.targets.view({w.count(), out, n});
+    for (long k = 0; k < w.count(); ++k)
+      for (long l = 0; l < out; ++l)
+        for (long j = 0; j < n; ++j) {
+          o << k << "," << l + 1 << "," << j + 1 << ","
+            << s.times[static_cast<std::size_t>(starts[k] + in + l)] << ","
+            << truth[k][l][j].item<double>();
+          for (const auto& v : views) o << "," << v[k][l][j].item<double>();
+          o << "\n";
+        }
+    o.close();
+    file.commit();
+  }
+  return report;
+}
+
+void pod_require_windows(const std::vector<long>& starts, const std::string& what, long begin,
+                         long end, long window, const std::string& source) {
+  if (starts.empty())
+    throw InputError(fmt::format(
+        "{}: too few snapshots for the window: the {} part holds {} (snapshots {}..{}), a "
+        "window needs {} (input + output steps)",
+        source, what, end - begin, begin, end, window));
+}
+
+class PodLstmFamily final : public SurrogateFamily {
+ public:
+  void train(const TrainRequest& r, nlohmann::json& results) override;
+  void evaluate(const EvaluateRequest& r, nlohmann::json& results) override;
+};
+
+void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
+  const CaseNode root = r.config.root;
+  const CaseNode data = root.section("data"), network = root.section("network"),
+                 training = root.section("training");
+  PodLstmModel m;
+  m.field = data.string("field");
+  m.train_fraction = data.real("split_train");
+  m.validation_fraction = data.real("split_validation");
+  if (m.train_fraction + m.validation_fraction > 1 + 1e-12)
+    data.fail("split_validation", "split_train + split_validation must be at most 1");
+  m.options.input_steps = data.integer("input_steps");
+  m.options.output_steps = data.integer("output_steps");
+  m.options.layers.clear();
+  for (const auto w : network.integers("layers")) {
+    if (w < 1) network.fail("layers", "every layer width must be at least 1");
+    m.options.layers.push_back(static_cast<long>(w));
+  }
+  if (m.options.layers.empty()) network.fail("layers", "needs at least one layer width");
+  m.options.skip = network.boolean("skip");
+  m.options.highway = network.boolean("highway");
+
+  const std::filesystem::path path = data.string("path");
+  const Snapshots s = read_snapshots(path, m.field);
+  const TimeSplit split =
+      TimeSplit::from_fractions(s.steps(), m.train_fraction, m.validation_fraction);
+  const long in = m.options.input_steps, out = m.options.output_steps;
+  const auto train_starts = window_starts(0, split.train_end, in, out);
+  const auto validation_starts = window_starts(split.train_end, split.validation_end, in, out);
+  const auto test_starts = window_starts(split.test_begin(), split.steps, in, out);
+  pod_require_windows(train_starts, "training", 0, split.train_end, in + out, path.string());
+
+  // POD and scaling see the training snapshots only.
+  m.basis =
+      surrogates::pod::compute_pod(s.values.slice(0, 0, split.train_end), data.integer("modes"));
+  m.options.modes = m.basis.size();
+  const torch::Tensor coefficients = m.basis.project(s.values);
+  m.scaling = Scaling::fit(coefficients, 0, split.train_end);
+  m.climatology = m.scaling.mean.clone();
+  const Windows train_raw = make_windows(coefficients, train_starts, in, out);
+  m.linear = LinearForecaster::fit(train_raw.inputs, train_raw.targets);
+  const auto scaled = [&](const std::vector<long>& starts) {
+    const Windows w = make_windows(coefficients, starts, in, out);
+    if (w.count() == 0) return TensorSet{};
+    return TensorSet{m.scaling.apply(w.inputs).to(torch::kFloat32),
+                     m.scaling.apply(w.targets).to(torch::kFloat32), torch::Tensor()};
+  };
+  const TensorSet train_set = scaled(train_starts), validation_set = scaled(validation_starts);
+  spdlog::info(
+      "pod_lstm: {} snapshots of '{}' ({} points); {} POD modes capture {:.4f} of the training "
+      "energy; windows: {} training, {} validation, {} test",
+      s.steps(), m.field, m.basis.points(), m.basis.size(), m.basis.captured_energy(),
+      train_set.rows(), validation_set.rows(), test_starts.size());
+
+  torch::manual_seed(static_cast<std::uint64_t>(training.integer("seed")));
+  m.network = std::make_shared<surrogates::pod::StackedLstm>(m.options);
+  // With the highway, training starts from the least-squares linear model (in scaled units).
+  if (m.options.highway)
+    m.network->start_from_linear(
+        LinearForecaster::fit(train_set.inputs, train_set.targets).weights.to(torch::kFloat32));
+  if (r.runtime.root()) std::filesystem::create_directories(r.output_dir);
+  Trainer trainer(training, collective_data_parallel(r.runtime.comm()));
+  const TrainResult fit =
+      trainer.fit(*m.network, train_set, validation_set, r.output_dir, r.resume, r.max_epochs);
+  m.network->eval();
+  m.training = {{"config", r.config_path},
+                {"data", path.string()},
+                {"snapshots", s.steps()},
+                {"split_steps",
+                 {{"train", split.train_end},
+                  {"validation", split.validation_end - split.train_end},
+                  {"test", split.steps - split.validation_end}}},
+                {"epochs", fit.history.size()},
+                {"best_epoch", fit.best_epoch},
+                {"best_validation_loss", fit.best_validation_loss}};
+
+  results["family"] = kFamilyName;
+  results["parameters"] = m.network->parameter_count();
+  results["pod"] = {{"modes", m.basis.size()},
+                    {"energy_fractions", pod_to_vector(m.basis.energy_fractions())},
+                    {"captured_energy", m.basis.captured_energy()}};
+  results["windows"] = {{"train", train_set.rows()},
+                        {"validation", validation_set.rows()},
+                        {"test", static_cast<long>(test_starts.size())}};
+  results["split_steps"] = m.training["split_steps"];
+  results["epochs_trained"] = fit.history.size();
+  results["best_epoch"] = fit.best_epoch;
+  results["best_validation_loss"] = fit.best_validation_loss;
+  results["final_train_loss"] = fit.history.empty() ? NAN : fit.history.back().train_loss;
+  results["samples_per_second"] = fit.samples_per_second;
+  results["finished"] =
+      static_cast<long>(fit.history.size()) >= training.integer("epochs") || fit.stopped_early;
+  if (!validation_starts.empty())
+    results["validation"] = pod_skill_report(m, s, coefficients, validation_starts, {});
+  if (!test_starts.empty()) results["test"] = pod_skill_report(m, s, coefficients, test_starts, {});
+  if (r.runtime.root()) {
+    m.save(r.output_dir / "model.pt");
+    results["outputs"] = {{"model", (r.output_dir / "model.pt").string()},
+                          {"metrics_csv", (r.output_dir / "metrics.csv").string()},
+                          {"checkpoint", (r.output_dir / "checkpoint.pt").string()}};
+    const std::string why =
+        plot_loss_curves(r.output_dir / "metrics.csv", r.output_dir / "loss.png");
+    if (why.empty())
+      results["outputs"]["loss_png"] = (r.output_dir / "loss.png").string();
+    else
+      results["outputs"]["loss_png_missing"] = why;
+  }
+}
+
+void PodLstmFamily::evaluate(const EvaluateRequest& r, nlohmann::json& results) {
+  const PodLstmModel m = PodLstmModel::load(r.model);
+  const Snapshots s = read_snapshots(r.data, m.field);
+  if (s.values.size(1) != m.basis.points())
+    throw InputError(fmt::format("{}: '{}' has {} values per snapshot, the model's POD basis {}",
+                                 r.data.string(), m.field, s.values.size(1), m.basis.points()));
+  const TimeSplit split =
+      TimeSplit::from_fractions(s.steps(), m.train_fraction, m.validation_fraction);
+  const long in = m.options.input_steps, out = m.options.output_steps;
+  const auto starts = window_starts(split.test_begin(), split.steps, in, out);
+  pod_require_windows(starts, "test", split.test_begin(), split.steps, in + out, r.data.string());
+  const torch::Tensor coefficients = m.basis.project(s.values);
+  const std::filesystem::path csv = r.runtime.root() && !r.output_dir.empty()
+                                        ? r.output_dir / "forecasts.csv"
+                                        : std::filesystem::path();
+  if (!csv.empty()) std::filesystem::create_directories(r.output_dir);
+  results["pod"] = {{"modes", m.basis.size()},
+                    {"energy_fractions", pod_to_vector(m.basis.energy_fractions())},
+                    {"captured_energy", m.basis.captured_energy()}};
+  results["test_steps"] = {{"first", split.test_begin()},
+                           {"count", split.steps - split.test_begin()}};
+  results["test"] = pod_skill_report(m, s, coefficients, starts, csv);
+  if (!csv.empty()) results["outputs"] = {{"forecasts_csv", csv.string()}};
+  const auto& t = results["test"];
+  spdlog::info(
+      "pod_lstm on {} test windows: mean R² lstm {:.4f}, persistence {:.4f}, linear {:.4f}, "
+      "climatology {:.4f}",
+      t["windows"].get<long>(), t["lstm"]["mean_r2"].get<double>(),
+      t["persistence"]["mean_r2"].get<double>(), t["linear"]["mean_r2"].get<double>(),
+      t["climatology"]["mean_r2"].get<double>());
+}
+
+}  // namespace
+
+Schema pod_lstm_schema() {
+  Schema root(
+      "A POD-LSTM emulator config (family: pod_lstm): POD of one field's snapshots, a stacked "
+      "LSTM forecasting the coefficients (docs/validation/qg.md).");
+  root.section("runtime", runtime_config_schema(), "threads and logging");
+  Schema data(
+      "The snapshot series (a surrox dataset, e.g. the QG emulation dataset) and its split in "
+      "time: training, validation, then test; windows never straddle a boundary.");
+  data.input_path("path", "the dataset (fields.h5 of `surrox run`); relative to this file");
+  data.string("field", "the scalar field to emulate").fallback("psi");
+  data.integer("modes", "POD modes kept (fewer when the training part has fewer snapshots)")
+      .at_least(1)
+      .fallback("5");
+  data.integer("input_steps", "snapshots in per forecast (SC20: 8)").at_least(1).fallback("8");
+  data.integer("output_steps", "snapshots forecast (SC20: 8)").at_least(1).fallback("8");
+  data.real("split_train", "fraction of the snapshots in the training part (the first ones)")
+      .above(0)
+      .at_most(1)
+      .fallback("0.7");
+  data.real("split_validation", "fraction in the validation part (next); the test part is the rest")
+      .at_least(0)
+      .below(1)
+      .fallback("0.15");
+  root.section("data", data, "the snapshots and the split");
+  Schema network("The stacked LSTM.");
+  network.integers("layers", "hidden width of each LSTM layer, bottom first").fallback("[32]");
+  network.boolean("skip", "layer l ≥ 2 also reads layer l − 2's output (SC20's skip connections)")
+      .fallback("false");
+  network
+      .boolean("highway",
+               "add a linear map of the whole input window to the output (LSTNet's "
+               "autoregressive component), started from the least-squares fit with the LSTM "
+               "head at zero: training starts from the linear model and learns a correction")
+      .fallback("false");
+  root.section("network", network, "the forecaster");
+  root.section("training", Trainer::schema(), "optimizer, schedule, loss, epochs, checkpoints");
+  return root;
+}
+
+}  // namespace pod_lstm
+
+void register_pod_lstm_family(FamilyRegistry& families) {
+  families.add(
+      pod_lstm::kFamilyName,
+      {[] { return std::make_unique<pod_lstm::PodLstmFamily>(); }, pod_lstm::pod_lstm_schema(),
+       "POD-LSTM emulator of a field's time series (QG double gyre), with baselines"});
+}
+
+}  // namespace surrox::training

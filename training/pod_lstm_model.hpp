@@ -1,0 +1,42 @@
+#pragma once
+// A trained POD-LSTM emulator with everything `surrox evaluate` needs on a dataset: the POD
+// basis (mean and modes of the training snapshots), the per-mode scaling (training part
+// only), the stacked LSTM, the fitted baselines (the climatology and the linear map), the field
+// it reads and the time split. A torch archive with the tensors and a "metadata" JSON entry
+// ("family": "pod_lstm"), the format every surrox model file shares (docs/formats.md).
+#include <torch/torch.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "surrogates/pod/pod_basis.hpp"
+#include "surrogates/pod/stacked_lstm.hpp"
+#include "training/pod_lstm_baselines.hpp"
+#include "training/pod_lstm_data.hpp"
+
+namespace surrox::training::pod_lstm {
+
+inline constexpr const char* kFamilyName = "pod_lstm";
+
+struct PodLstmModel {
+  surrogates::pod::StackedLstmOptions options;
+  std::shared_ptr<surrogates::pod::StackedLstm> network;
+  surrogates::pod::PodBasis basis;
+  Scaling scaling;
+  torch::Tensor climatology;  // [N]: training mean of the coefficients
+  LinearForecaster linear;
+  std::string field = "psi";
+  double train_fraction = 0.7, validation_fraction = 0.15;
+  nlohmann::json training;  // what the run reports about itself
+
+  // Raw coefficient windows [W, input · N] → forecasts [W, output · N] (float64).
+  torch::Tensor forecast(const torch::Tensor& inputs) const;
+
+  nlohmann::json metadata() const;
+  void save(const std::filesystem::path& path) const;  // atomic
+  // InputError naming the file for anything that is not a pod_lstm model.
+  static PodLstmModel load(const std::filesystem::path& path);
+};
+
+}  // namespace surrox::training::pod_lstm
