@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <optional>
 
 #include "core/atomic_file.hpp"
 #include "io/hdf5_dataset.hpp"
@@ -115,8 +116,9 @@ std::string statistics_table(const std::vector<NamedStatistics>& columns,
     md += "\n";
   }
   md += "\n| cost | seconds |\n|---|---|\n";
-  for (const auto& [name, value] : cost.items())
-    if (value.is_number()) md += "| " + name + " | " + number(value.get<double>()) + " |\n";
+  for (const auto& item : cost.items())
+    if (item.value().is_number())
+      md += "| " + item.key() + " | " + number(item.value().get<double>()) + " |\n";
   return md;
 }
 

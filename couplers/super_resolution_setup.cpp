@@ -73,8 +73,7 @@ SrCaseGrids super_resolution_grids(const SrSetup& setup, const CoupledCase& c) {
     s.fail("steady_tolerance",
            "a run that may stop early has no fixed frame count: set it to 0 for a comparison");
   const sr::SuperResolutionModel& m = setup.model;
-  SrCaseGrids g;
-  g.fine = s;
+  SrCaseGrids g{s, s};
   const auto cells = s.integers("cells");
   g.fine_nx = cells[0];
   g.fine_nz = cells[1];

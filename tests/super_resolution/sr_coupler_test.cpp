@@ -152,8 +152,9 @@ TEST(SuperResolutionCoupler, RunWritesTheSeriesAndFineStatisticsMatchTheSolver) 
       << log;
   const auto summary = nlohmann::json::parse(coupler_text(out / "summary.json"));
   const auto& r = summary.at("results").at("cases").at(0);
-  EXPECT_EQ(r.at("super_resolved_shape"), (std::vector<long>{4, 5, 16, 64}));
-  EXPECT_EQ(r.at("grids").at("coarse"), (std::vector<long>{16, 4}));
+  EXPECT_EQ(r.at("super_resolved_shape").get<std::vector<long>>(),
+            (std::vector<long>{4, 5, 16, 64}));
+  EXPECT_EQ(r.at("grids").at("coarse").get<std::vector<long>>(), (std::vector<long>{16, 4}));
   for (const char* file : {"super_resolved/fields.pvd", "super_resolved/fields.h5",
                            "super_resolved/fields/fields_000004.vti", "coarse/fields.h5",
                            "fine/fields.h5", "comparison.md", "comparison.csv", "profile.csv",
