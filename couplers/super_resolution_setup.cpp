@@ -73,7 +73,10 @@ SrCaseGrids super_resolution_grids(const SrSetup& setup, const CoupledCase& c) {
     s.fail("steady_tolerance",
            "a run that may stop early has no fixed frame count: set it to 0 for a comparison");
   const sr::SuperResolutionModel& m = setup.model;
-  SrCaseGrids g{s, s};
+  // YAML nodes are references (assigning one CaseNode to another would write into the case):
+  // the coarse section is a clone made here, its cells set below.
+  YAML::Node coarse = YAML::Clone(s.yaml());
+  SrCaseGrids g{s, CaseNode(coarse, s.origin_ptr(), s.path())};
   const auto cells = s.integers("cells");
   g.fine_nx = cells[0];
   g.fine_nz = cells[1];
@@ -111,9 +114,7 @@ SrCaseGrids super_resolution_grids(const SrSetup& setup, const CoupledCase& c) {
     s.fail("cells", fmt::format("the coarse grid {} × {} has fewer than the solver's 4 cells per "
                                 "direction",
                                 g.coarse_nx, g.coarse_nz));
-  YAML::Node coarse = YAML::Clone(s.yaml());
   coarse["cells"] = std::vector<long>{g.coarse_nx, g.coarse_nz};
-  g.coarse = CaseNode(coarse, s.origin_ptr(), s.path());
   return g;
 }
 
