@@ -84,7 +84,7 @@ nlohmann::json run_case(Runtime& runtime, SrSetup& setup, const CoupledCase& c,
     throw Error(fmt::format("the coarse run wrote {} frames, expected {}", coarse.fields.size(1),
                             g.coarse_frames));
   spdlog::info("  coarse run: {} steps, {:.2f} s", coarse.steps, coarse.solve_s);
-  const SuperResolved sr = super_resolve(setup.model, coarse.fields);
+  const SuperResolved sr = super_resolve(setup.model, coarse.fields, setup.close_walls);
   spdlog::info("  inference: {} tiles, {} points, {:.2f} s (trilinear {:.2f} s)", sr.tiles,
                sr.points, sr.inference_s, sr.trilinear_s);
   std::vector<double> fine_times;
@@ -95,6 +95,7 @@ nlohmann::json run_case(Runtime& runtime, SrSetup& setup, const CoupledCase& c,
   entry["parameters"] = c.parameters;
   entry["model"] = setup.model_path.string();
   entry["model_rayleigh"] = setup.model.rayleigh;
+  entry["wall_closure"] = setup.close_walls;
   entry["rayleigh"] = g.rayleigh;
   entry["grids"] = {{"fine", {g.fine_nx, g.fine_nz}},
                     {"coarse", {g.coarse_nx, g.coarse_nz}},
@@ -188,6 +189,12 @@ Schema SuperResolutionCoupler::schema() {
   s.boolean("fine_run",
             "run the fine solve too and compare cost and statistics with it (false: the coarse "
             "run and its super-resolution only)")
+      .fallback("true");
+  s.boolean("wall_closure",
+            "the fine rows between each wall and the first coarse cell centre (outside every "
+            "model tile): linear from the wall's value (b = ±1/2, u = w = 0) to the value at "
+            "that centre, for the model and trilinear alike (false: the tiles' linear "
+            "extrapolation)")
       .fallback("true");
   return s;
 }

@@ -24,9 +24,33 @@ sr::TileAxis covering_axis(long nodes, long crop, double origin, long step, long
   return axis;
 }
 
+// The fine rows between a wall and the nearest coarse centre (fine index (f − 1)/2 from the
+// wall) lie outside every tile: linear from the wall's value (b = ±½, u = w = 0) to the value
+// at that centre. p has no wall value and keeps the tile's linear extrapolation.
+void close_walls(torch::Tensor& fields, long fz) {
+  const long rows = fz / 2, nz = fields.size(2);
+  if (rows == 0) return;
+  const double centre = 0.5 * double(fz);  // the centre's height above the wall, in fine cells
+  const double walls[2][4] = {{NAN, 0.5, 0, 0}, {NAN, -0.5, 0, 0}};
+  for (int side = 0; side < 2; ++side) {
+    // Rows counted from this wall: k → row k (bottom) or nz − 1 − k (top).
+    const auto row = [&](long k) { return side == 0 ? k : nz - 1 - k; };
+    for (int c = 1; c < 4; ++c) {
+      torch::Tensor channel = fields[c];  // [T, Z, X]
+      const torch::Tensor at_centre =
+          fz % 2 == 0 ? 0.5 * (channel.select(1, row(rows - 1)) + channel.select(1, row(rows)))
+                      : channel.select(1, row(rows)).clone();
+      for (long k = 0; k < rows; ++k)
+        channel.select(1, row(k)).copy_(walls[side][c] +
+                                        (double(k) + 0.5) / centre * (at_centre - walls[side][c]));
+    }
+  }
+}
+
 }  // namespace
 
-SuperResolved super_resolve(sr::SuperResolutionModel& m, const torch::Tensor& coarse) {
+SuperResolved super_resolve(sr::SuperResolutionModel& m, const torch::Tensor& coarse,
+                            bool close_wall_rows) {
   const sr::Downsampling& f = m.downsampling;
   const long tc = coarse.size(1), zc = coarse.size(2), xc = coarse.size(3);
   const std::array<long, 3> fine = {(tc - 1) * f.t + 1, zc * f.z, xc * f.x};
@@ -84,6 +108,10 @@ SuperResolved super_resolve(sr::SuperResolutionModel& m, const torch::Tensor& co
       }
   out.model = out.model.view({4, fine[0], fine[1], fine[2]});
   out.trilinear = out.trilinear.view({4, fine[0], fine[1], fine[2]});
+  if (close_wall_rows) {
+    close_walls(out.model, f.z);
+    close_walls(out.trilinear, f.z);
+  }
   return out;
 }
 

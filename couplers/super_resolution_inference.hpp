@@ -6,8 +6,9 @@
 // and every fine grid point is queried in the tile that owns it. x is periodic: one coarse
 // column is appended on each side so that every fine column lies inside a tile; the fine cells
 // between the wall and the first (last) coarse centre are linear extrapolations of the nearest
-// tile's implicit grid. Trilinear interpolation of the same coarse series on the same tiles is
-// the baseline.
+// tile's implicit grid, or (close_walls) linear from the wall's value (b = ±½, u = w = 0) to
+// the value at that centre. Trilinear interpolation of the same coarse series on the same tiles
+// is the baseline, with the same wall rows.
 #include <torch/torch.h>
 
 #include <array>
@@ -26,6 +27,6 @@ struct SuperResolved {
 
 // coarse [4, Tc, Zc, Xc] float64 → the fine grid (Tc − 1)·f_t + 1 × Zc·f_z × Xc·f_x.
 SuperResolved super_resolve(training::super_resolution::SuperResolutionModel& model,
-                            const torch::Tensor& coarse);
+                            const torch::Tensor& coarse, bool close_walls = true);
 
 }  // namespace surrox::couplers

@@ -57,6 +57,7 @@ SrSetup load_super_resolution_model(const Runtime& runtime, const CaseNode& sect
                                       setup.model_path.string(), fmt::join(channels, ", "),
                                       setup.model.options.channels));
   setup.run_fine = section.boolean("fine_run");
+  setup.close_walls = section.boolean("wall_closure");
   return setup;
 }
 

@@ -26,6 +26,7 @@ struct SrSetup {
   training::super_resolution::SuperResolutionModel model;
   std::filesystem::path model_path;
   bool run_fine = true;
+  bool close_walls = true;
 };
 
 // InputError (exit 2) at the section's `model` key for a file that is not a super-resolution

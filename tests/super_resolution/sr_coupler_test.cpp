@@ -102,7 +102,7 @@ TEST(SuperResolutionCoupler, TrilinearUpsamplingOfALinearSeriesIsExactOnTheFineG
   };
   const torch::Tensor coarse =
       field(coarse_axes[0], coarse_axes[1], coarse_axes[2]).unsqueeze(0).repeat({4, 1, 1, 1});
-  const surrox::couplers::SuperResolved out = surrox::couplers::super_resolve(m, coarse);
+  const surrox::couplers::SuperResolved out = surrox::couplers::super_resolve(m, coarse, false);
   ASSERT_EQ(out.model.sizes().vec(), (std::vector<long>{4, 5, 16, 64}));
   ASSERT_EQ(out.trilinear.sizes().vec(), (std::vector<long>{4, 5, 16, 64}));
   EXPECT_TRUE(torch::isfinite(out.model).all().item<bool>());  // every fine point was queried
@@ -119,6 +119,19 @@ TEST(SuperResolutionCoupler, TrilinearUpsamplingOfALinearSeriesIsExactOnTheFineG
   EXPECT_LT(error.item<double>(), 2e-6);  // float32 interpolation
   EXPECT_GT(out.points, 0);
   EXPECT_EQ(out.points, 5 * 16 * 64);  // each fine point once
+  // With the wall closure the two rows below the first coarse centre (z = 1/8) run linearly
+  // from the wall's value to the value there: b from ½, u and w from 0.
+  const auto closed = surrox::couplers::super_resolve(m, coarse, true);
+  const torch::Tensor at_centre =
+      field(fine_axes[0], torch::full_like(fine_axes[1], 0.125), fine_axes[2])
+          .select(1, 0);  // [T, X]
+  const torch::Tensor b0 = closed.trilinear[1].select(1, 0), u1 = closed.trilinear[2].select(1, 1);
+  const auto inner = [](const torch::Tensor& tx) { return tx.index({Slice(), Slice(4, 60)}); };
+  EXPECT_LT(inner(b0 - (0.5 + 0.25 * (at_centre - 0.5))).abs().max().item<double>(), 2e-6);
+  EXPECT_LT(inner(u1 - 0.75 * at_centre).abs().max().item<double>(), 2e-6);
+  EXPECT_LT(
+      (closed.trilinear[1].select(1, 5) - out.trilinear[1].select(1, 5)).abs().max().item<double>(),
+      1e-12);  // rows inside the tiles unchanged
 }
 
 TEST(SuperResolutionCoupler, StatisticsOfAConductionStateAreExact) {
