@@ -22,16 +22,16 @@
 #include "training/super_resolution_model.hpp"
 
 namespace fs = std::filesystem;
-namespace sr = surrox::training::super_resolution;
+namespace srcp = surrox::training::super_resolution;
 using surrox::testing::run_surrox;
 using surrox::testing::scratch_dir;
 
 namespace {
 
 // An untrained model for a 64 × 16 grid on [0, 4] × [0, 1] with frames every 0.25.
-sr::SuperResolutionModel tiny_coupler_model() {
+srcp::SuperResolutionModel tiny_coupler_model() {
   torch::manual_seed(3);
-  sr::SuperResolutionModel m;
+  srcp::SuperResolutionModel m;
   m.options.grid = {2, 4, 4};
   m.options.latent = 4;
   m.options.unet_filters = 4;
@@ -50,7 +50,7 @@ sr::SuperResolutionModel tiny_coupler_model() {
 }
 
 // The same model with other channel names in its metadata.
-void save_with_channels(const sr::SuperResolutionModel& m, const fs::path& path,
+void save_with_channels(const srcp::SuperResolutionModel& m, const fs::path& path,
                         const nlohmann::json& channels) {
   torch::serialize::OutputArchive archive, weights;
   m.network->save(weights);
@@ -89,7 +89,7 @@ std::string coupler_text(const fs::path& p) {
 }  // namespace
 
 TEST(SuperResolutionCoupler, TrilinearUpsamplingOfALinearSeriesIsExactOnTheFineGrid) {
-  sr::SuperResolutionModel m = tiny_coupler_model();
+  srcp::SuperResolutionModel m = tiny_coupler_model();
   // Coarse: 3 frames (t = 0, 0.5, 1), 4 × 16 cells of 0.25 on [0, 1] × [0, 4].
   const long tc = 3, zc = 4, xc = 16;
   const auto o = torch::TensorOptions().dtype(torch::kFloat64);
@@ -154,7 +154,7 @@ TEST(SuperResolutionCoupler, StatisticsOfAConductionStateAreExact) {
 
 TEST(SuperResolutionCoupler, RunWritesTheSeriesAndFineStatisticsMatchTheSolver) {
   const fs::path dir = scratch_dir();
-  const sr::SuperResolutionModel m = tiny_coupler_model();
+  const srcp::SuperResolutionModel m = tiny_coupler_model();
   m.save(dir / "model.pt");
   const fs::path out = dir / "out";
   std::string log;
@@ -174,8 +174,8 @@ TEST(SuperResolutionCoupler, RunWritesTheSeriesAndFineStatisticsMatchTheSolver) 
                            "kinetic_spectrum.csv", "buoyancy_spectrum.csv"})
     EXPECT_TRUE(fs::exists(out / file)) << file;
   // The super-resolved dataset is a Rayleigh–Bénard dataset of the fine run's shape.
-  const sr::RbRun fine = sr::read_rb_run(out / "fine/fields.h5");
-  const sr::RbRun super = sr::read_rb_run(out / "super_resolved/fields.h5");
+  const srcp::RbRun fine = srcp::read_rb_run(out / "fine/fields.h5");
+  const srcp::RbRun super = srcp::read_rb_run(out / "super_resolved/fields.h5");
   EXPECT_EQ(super.fields.sizes(), fine.fields.sizes());
   EXPECT_EQ(super.fields.sizes().vec(), (std::vector<long>{4, 5, 16, 64}));
   EXPECT_TRUE(torch::isfinite(super.fields).all().item<bool>());
@@ -200,7 +200,7 @@ TEST(SuperResolutionCoupler, RunWritesTheSeriesAndFineStatisticsMatchTheSolver) 
 
 TEST(SuperResolutionCoupler, BadInputExitsTwo) {
   const fs::path dir = scratch_dir();
-  const sr::SuperResolutionModel m = tiny_coupler_model();
+  const srcp::SuperResolutionModel m = tiny_coupler_model();
   m.save(dir / "model.pt");
   const fs::path good = coupler_case(dir, dir / "model.pt");
   const auto exit_code = [&](const std::string& args, const std::string& expected) {
