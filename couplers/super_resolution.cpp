@@ -102,11 +102,13 @@ nlohmann::json run_case(Runtime& runtime, SrSetup& setup, const CoupledCase& c,
                     {"fine_frames", g.fine_frames},
                     {"coarse_frames", g.coarse_frames},
                     {"frame_interval", g.frame_interval}};
-  entry["super_resolved_shape"] = sr.model.sizes().vec();
   nlohmann::json outputs;
-  outputs["super_resolved"] = write_rb_fields(
-      {dir / "super_resolved", series_case_yaml(g.fine, "super-resolved coarse run"), true},
-      sr.model, fine_times, g.lx);
+  if (setup.has_model) {
+    entry["super_resolved_shape"] = sr.model.sizes().vec();
+    outputs["super_resolved"] = write_rb_fields(
+        {dir / "super_resolved", series_case_yaml(g.fine, "super-resolved coarse run"), true},
+        sr.model, fine_times, g.lx);
+  }
   outputs["coarse"] =
       write_rb_fields({dir / "coarse", series_case_yaml(g.coarse, "coarse run"), false},
                       coarse.fields, coarse.times, g.lx);
@@ -123,9 +125,9 @@ nlohmann::json run_case(Runtime& runtime, SrSetup& setup, const CoupledCase& c,
   if (setup.run_fine) {
     const RbSeries fine = run_rb_series(runtime, g.fine, g.frame_interval);
     spdlog::info("  fine run: {} steps, {:.2f} s", fine.steps, fine.solve_s);
-    if (fine.fields.sizes() != sr.model.sizes())
-      throw Error(fmt::format("the fine run wrote {} frames, the super-resolved series has {}",
-                              fine.fields.size(1), sr.model.size(1)));
+    if (fine.fields.sizes() != sr.trilinear.sizes())
+      throw Error(fmt::format("the fine run wrote {} frames, the upsampled series has {}",
+                              fine.fields.size(1), sr.trilinear.size(1)));
     outputs["fine"] = write_rb_fields({dir / "fine", series_case_yaml(g.fine, "fine run"), false},
                                       fine.fields, fine.times, g.lx);
     cost["fine_solve_s"] = fine.solve_s;
@@ -140,8 +142,9 @@ nlohmann::json run_case(Runtime& runtime, SrSetup& setup, const CoupledCase& c,
       {"coarse", rb_flow_statistics(coarse.fields, coarse_weights, g.lx, g.rayleigh, g.prandtl)});
   columns.push_back(
       {"trilinear", rb_flow_statistics(sr.trilinear, weights, g.lx, g.rayleigh, g.prandtl)});
-  columns.push_back(
-      {"super_resolved", rb_flow_statistics(sr.model, weights, g.lx, g.rayleigh, g.prandtl)});
+  if (setup.has_model)
+    columns.push_back(
+        {"super_resolved", rb_flow_statistics(sr.model, weights, g.lx, g.rayleigh, g.prandtl)});
   entry["cost"] = cost;
   entry["average_window"] = {g.average_from, g.end_time};
   const long coarse_nyquist = g.coarse_nx / 2;
@@ -152,7 +155,7 @@ nlohmann::json run_case(Runtime& runtime, SrSetup& setup, const CoupledCase& c,
       entry["errors"][column.name] = errors_json(column.statistics, columns.front().statistics);
   }
   if (setup.run_fine) {
-    entry["nu_error"] = entry["errors"]["super_resolved"]["nu_wall"];
+    if (setup.has_model) entry["nu_error"] = entry["errors"]["super_resolved"]["nu_wall"];
     entry["nu_error_trilinear"] = entry["errors"]["trilinear"]["nu_wall"];
   }
   write_statistics_csv(dir, columns);
@@ -165,7 +168,7 @@ nlohmann::json run_case(Runtime& runtime, SrSetup& setup, const CoupledCase& c,
   outputs["kinetic_spectrum_csv"] = (dir / "kinetic_spectrum.csv").string();
   outputs["buoyancy_spectrum_csv"] = (dir / "buoyancy_spectrum.csv").string();
   entry["outputs"] = outputs;
-  if (setup.run_fine)
+  if (setup.run_fine && setup.has_model)
     spdlog::info(
         "  {:.1f}× cheaper; Nu (walls) fine {:.4f}, super-resolved {:.4f} ({:+.2f} %), "
         "trilinear {:.4f}",
@@ -185,7 +188,15 @@ Schema SuperResolutionCoupler::schema() {
       "(VTK + HDF5), comparison.md/.csv, profile.csv and the spectra.");
   s.string("model",
            "model.pt of the super_resolution family written by `surrox train` (relative to the "
-           "case file)");
+           "case file); empty: no model, the trilinear baseline alone on `factors`")
+      .fallback("\"\"");
+  s.integers("factors",
+             "without a model: the downsampling factors [t, z, x] (a model brings its own)")
+      .fallback("[4, 8, 8]");
+  s.real("frame_interval",
+         "without a model: the fine run's frame interval (a model brings its own)")
+      .fallback("0.25")
+      .above(0);
   s.boolean("fine_run",
             "run the fine solve too and compare cost and statistics with it (false: the coarse "
             "run and its super-resolution only)")

@@ -72,8 +72,10 @@ SuperResolved super_resolve(sr::SuperResolutionModel& m, const torch::Tensor& co
   out.model =
       torch::full({4, fine[0] * fine[1] * fine[2]}, NAN, torch::kFloat64);  // NaN: not covered
   out.trilinear = torch::full_like(out.model, NAN);
+  const bool with_model = !m.network.is_empty();  // else the trilinear baseline only
   Stopwatch normalising;
-  const torch::Tensor normalised = m.normalise(grid.nodes.unsqueeze(0))[0];
+  const torch::Tensor normalised =
+      with_model ? m.normalise(grid.nodes.unsqueeze(0))[0] : torch::Tensor();
   out.inference_s += normalising.seconds();
   torch::NoGradGuard no_grad;
   for (std::size_t it = 0; it < axes[0].start.size(); ++it)
@@ -91,12 +93,14 @@ SuperResolved super_resolve(sr::SuperResolutionModel& m, const torch::Tensor& co
         const torch::Tensor flat =
             (index.select(1, 0) * fine[1] + index.select(1, 1)) * fine[2] + index.select(1, 2);
         Stopwatch model_watch;
-        const torch::Tensor latent = m.network->encode(normalised.index(slices).unsqueeze(0));
-        std::vector<torch::Tensor> parts;
-        for (long b = 0; b < points.size(0); b += kDecodeChunk)
-          parts.push_back(
-              m.network->decode(latent, points.slice(0, b, b + kDecodeChunk).unsqueeze(0))[0]);
-        out.model.index_copy_(1, flat, m.denormalise(torch::cat(parts)).t().to(torch::kFloat64));
+        if (with_model) {
+          const torch::Tensor latent = m.network->encode(normalised.index(slices).unsqueeze(0));
+          std::vector<torch::Tensor> parts;
+          for (long b = 0; b < points.size(0); b += kDecodeChunk)
+            parts.push_back(
+                m.network->decode(latent, points.slice(0, b, b + kDecodeChunk).unsqueeze(0))[0]);
+          out.model.index_copy_(1, flat, m.denormalise(torch::cat(parts)).t().to(torch::kFloat64));
+        }
         out.inference_s += model_watch.seconds();
         Stopwatch trilinear_watch;
         const torch::Tensor tri = surrogates::super_resolution::trilinear(
@@ -112,6 +116,7 @@ SuperResolved super_resolve(sr::SuperResolutionModel& m, const torch::Tensor& co
     close_walls(out.model, f.z);
     close_walls(out.trilinear, f.z);
   }
+  if (!with_model) out.model = torch::Tensor();
   return out;
 }
 

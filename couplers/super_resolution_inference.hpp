@@ -18,7 +18,7 @@
 namespace surrox::couplers {
 
 struct SuperResolved {
-  torch::Tensor model;      // [4, T, Z, X] float64, physical units
+  torch::Tensor model;      // [4, T, Z, X] float64, physical units (undefined without a network)
   torch::Tensor trilinear;  // the same grid from trilinear interpolation
   double inference_s = 0;   // the model: normalise, encode, decode, denormalise
   double trilinear_s = 0;

@@ -41,6 +41,21 @@ SrSetup load_super_resolution_model(const Runtime& runtime, const CaseNode& sect
                     runtime.size()),
         section.context());
   SrSetup setup;
+  setup.run_fine = section.boolean("fine_run");
+  setup.close_walls = section.boolean("wall_closure");
+  if (section.string("model").empty()) {
+    // No model: the trilinear baseline on the section's factors and frame interval, with the
+    // smallest tiles (the model's fields keep their defaults and are not used).
+    const auto factors = section.integers("factors");
+    if (factors.size() != 3) section.fail("factors", "needs three factors: [t, z, x]");
+    for (long long f : factors)
+      if (f < 1) section.fail("factors", "factors are at least 1");
+    setup.model.downsampling = {factors[0], factors[1], factors[2], true};
+    setup.model.spacing = {section.real("frame_interval"), NAN, NAN};
+    setup.model.options.grid = {2, 2, 2};
+    return setup;
+  }
+  setup.has_model = true;
   setup.model_path = section.string("model");
   if (setup.model_path.is_relative() && !section.origin().directory.empty())
     setup.model_path = section.origin().directory / setup.model_path;
@@ -56,8 +71,6 @@ SrSetup load_super_resolution_model(const Runtime& runtime, const CaseNode& sect
                                       "coupler feeds the solver's [p, b, u, w]",
                                       setup.model_path.string(), fmt::join(channels, ", "),
                                       setup.model.options.channels));
-  setup.run_fine = section.boolean("fine_run");
-  setup.close_walls = section.boolean("wall_closure");
   return setup;
 }
 
@@ -89,7 +102,7 @@ SrCaseGrids super_resolution_grids(const SrSetup& setup, const CoupledCase& c) {
   g.frame_interval = m.spacing[0];
   // The model's grid: the fine run must have the spacing it was trained on.
   const double dx = g.lx / double(g.fine_nx), dz = 1.0 / double(g.fine_nz);
-  if (std::abs(dx - m.spacing[2]) > 1e-6 * m.spacing[2] ||
+  if (setup.has_model && std::abs(dx - m.spacing[2]) > 1e-6 * m.spacing[2] ||
       std::abs(dz - m.spacing[1]) > 1e-6 * m.spacing[1])
     s.fail("cells", fmt::format("the fine grid's spacing (dx {:.6g}, dz {:.6g}) is not the "
                                 "model's training grid (dx {:.6g}, dz {:.6g})",

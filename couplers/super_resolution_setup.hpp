@@ -27,10 +27,12 @@ struct SrSetup {
   std::filesystem::path model_path;
   bool run_fine = true;
   bool close_walls = true;
+  bool has_model = false;  // false: `model` empty, the trilinear baseline only
 };
 
 // InputError (exit 2) at the section's `model` key for a file that is not a super-resolution
-// model or one trained on other channels.
+// model or one trained on other channels. An empty `model`: no network, the section's
+// `factors` and `frame_interval` instead (the trilinear baseline alone).
 SrSetup load_super_resolution_model(const Runtime& runtime, const CaseNode& section);
 
 // The fine and coarse solver sections of one case; InputError at the case's keys when the case

@@ -196,6 +196,27 @@ TEST(SuperResolutionCoupler, RunWritesTheSeriesAndFineStatisticsMatchTheSolver) 
   EXPECT_GT(r.at("cost").at("inference_s").get<double>(), 0);
   EXPECT_TRUE(r.at("errors").at("super_resolved").contains("nu_wall"));
   EXPECT_NE(coupler_text(out / "comparison.md").find("| nu_wall |"), std::string::npos);
+  // Without a model: the trilinear baseline alone, on the section's factors.
+  const fs::path baseline = dir / "baseline";
+  ASSERT_EQ(run_surrox("run " + coupler_case(dir, dir / "model.pt").string() + " -o " +
+                           baseline.string() +
+                           " --threads 1 --log-level warn --set 'coupler.model=\"\"' --set "
+                           "coupler.factors=[2,4,4]",
+                       &log),
+            0)
+      << log;
+  const auto b = nlohmann::json::parse(coupler_text(baseline / "summary.json"))
+                     .at("results")
+                     .at("cases")
+                     .at(0);
+  EXPECT_FALSE(b.at("statistics").contains("super_resolved"));
+  for (const char* name :
+       {"nu_wall", "nu_volume", "kinetic_energy"})  // other tiles, same interpolant
+    EXPECT_NEAR(b.at("statistics").at("trilinear").at(name).get<double>(),
+                r.at("statistics").at("trilinear").at(name).get<double>(),
+                1e-5 * std::abs(r.at("statistics").at("trilinear").at(name).get<double>()))
+        << name;
+  EXPECT_FALSE(fs::exists(baseline / "super_resolved"));
 }
 
 TEST(SuperResolutionCoupler, BadInputExitsTwo) {
