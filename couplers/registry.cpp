@@ -1,4 +1,5 @@
 #include "couplers/coupler.hpp"
+#include "couplers/super_resolution.hpp"
 #include "couplers/warm_start.hpp"
 
 namespace surrox::couplers {
@@ -9,6 +10,10 @@ const CouplerRegistry& registry() {
     r.add("warm_start",
           {[] { return std::make_unique<WarmStart>(); }, WarmStart::schema(),
            "cold start vs. warm starts from surrogate predictions of the steady field (airfoil)"});
+    r.add("super_resolution",
+          {[] { return std::make_unique<SuperResolutionCoupler>(); },
+           SuperResolutionCoupler::schema(),
+           "a coarse Rayleigh–Bénard run super-resolved by MeshfreeFlowNet vs the fine run"});
     return r;
   }();
   return couplers;
