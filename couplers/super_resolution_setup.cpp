@@ -102,8 +102,8 @@ SrCaseGrids super_resolution_grids(const SrSetup& setup, const CoupledCase& c) {
   g.frame_interval = m.spacing[0];
   // The model's grid: the fine run must have the spacing it was trained on.
   const double dx = g.lx / double(g.fine_nx), dz = 1.0 / double(g.fine_nz);
-  if (setup.has_model && std::abs(dx - m.spacing[2]) > 1e-6 * m.spacing[2] ||
-      std::abs(dz - m.spacing[1]) > 1e-6 * m.spacing[1])
+  if (setup.has_model && (std::abs(dx - m.spacing[2]) > 1e-6 * m.spacing[2] ||
+                          std::abs(dz - m.spacing[1]) > 1e-6 * m.spacing[1]))
     s.fail("cells", fmt::format("the fine grid's spacing (dx {:.6g}, dz {:.6g}) is not the "
                                 "model's training grid (dx {:.6g}, dz {:.6g})",
                                 dx, dz, m.spacing[2], m.spacing[1]));
