@@ -208,32 +208,47 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train,
       throw InputError("cannot read the training checkpoint " + resume->string() +
                        ": not a surrox checkpoint");
     }
-    torch::serialize::InputArchive model_archive, optimizer_archive, best_archive;
-    archive.read("model", model_archive);
-    archive.read("optimizer", optimizer_archive);
-    archive.read("best_model", best_archive);
-    model.load(model_archive);
-    optimizer->load(optimizer_archive);
-    torch::Tensor epoch, history, schedule, best;
-    archive.read("epoch", epoch);
-    archive.read("history", history);
-    archive.read("schedule", schedule);
-    archive.read("best", best);
-    state.epoch = epoch.item<long>();
-    for (long e = 0; e < history.size(0); ++e) {
-      auto row = history[e];
-      state.history.push_back({row[0].item<long>(), row[1].item<double>(), row[2].item<double>(),
-                               row[3].item<double>(), row[4].item<double>()});
-    }
-    schedule_->restore(std::vector<double>(schedule.data_ptr<double>(),
-                                           schedule.data_ptr<double>() + schedule.numel()));
-    state.best_epoch = best[0].item<long>();
-    state.best = best[1].item<double>();
-    state.bad_epochs = best[2].item<long>();
-    for (std::size_t i = 0; i < parameters.size(); ++i) {
-      torch::Tensor p;
-      best_archive.read("p" + std::to_string(i), p);
-      state.best_parameters.push_back(p);
+    // A checkpoint of another model, family or config: its archive lacks our entries or has
+    // other shapes; say so instead of torch's backtrace.
+    try {
+      torch::serialize::InputArchive model_archive, optimizer_archive, best_archive;
+      archive.read("model", model_archive);
+      archive.read("optimizer", optimizer_archive);
+      archive.read("best_model", best_archive);
+      // torch's load replaces a parameter whatever its shape: compare the shapes ourselves.
+      std::vector<std::vector<long>> shapes;
+      for (const auto& p : parameters) shapes.push_back(p.sizes().vec());
+      model.load(model_archive);
+      for (std::size_t i = 0; i < parameters.size(); ++i)
+        if (parameters[i].sizes().vec() != shapes[i])
+          throw InputError("--resume " + resume->string() +
+                           ": its network has other layer sizes than this config's");
+      optimizer->load(optimizer_archive);
+      torch::Tensor epoch, history, schedule, best;
+      archive.read("epoch", epoch);
+      archive.read("history", history);
+      archive.read("schedule", schedule);
+      archive.read("best", best);
+      state.epoch = epoch.item<long>();
+      for (long e = 0; e < history.size(0); ++e) {
+        auto row = history[e];
+        state.history.push_back({row[0].item<long>(), row[1].item<double>(), row[2].item<double>(),
+                                 row[3].item<double>(), row[4].item<double>()});
+      }
+      schedule_->restore(std::vector<double>(schedule.data_ptr<double>(),
+                                             schedule.data_ptr<double>() + schedule.numel()));
+      state.best_epoch = best[0].item<long>();
+      state.best = best[1].item<double>();
+      state.bad_epochs = best[2].item<long>();
+      for (std::size_t i = 0; i < parameters.size(); ++i) {
+        torch::Tensor p;
+        best_archive.read("p" + std::to_string(i), p);
+        state.best_parameters.push_back(p);
+      }
+    } catch (const c10::Error& e) {
+      throw InputError("--resume " + resume->string() +
+                       ": not a checkpoint of this model and config (" +
+                       e.what_without_backtrace() + ")");
     }
     spdlog::info("resumed training from {} after epoch {}", resume->string(), state.epoch);
   }

@@ -3,7 +3,7 @@
 // ctest-pch: torch
 // `surrox train`: a model with metadata, metrics, loss plot and test-set errors from a sweep
 // dataset; a run stopped with --max-epochs and resumed ends like an uninterrupted one; bad
-// configs are exit 2 with the reason.
+// configs and checkpoints of another network are exit 2 with the reason.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -141,6 +141,23 @@ TEST(TrainCommand, BadConfigsAreExitTwo) {
                                         &out),
             2);
   EXPECT_NE(out.find("mlp"), std::string::npos) << out;
+  // --resume with a checkpoint of another network (other widths), and with a file that is a
+  // torch archive but not a training checkpoint (a model file): exit 2, not torch's backtrace.
+  ASSERT_EQ(
+      surrox::testing::run_surrox(
+          "train " + config.string() + " -o " + (dir / "e").string() + " --max-epochs 1", &out),
+      0)
+      << out;
+  for (const auto& other : {dir / "e" / "checkpoint.pt", dir / "e" / "model.pt"}) {
+    EXPECT_EQ(surrox::testing::run_surrox(
+                  "train " + config.string() + " -o " + (dir / "f").string() +
+                      " --set \"network.hidden=[8, 8]\" --resume " + other.string(),
+                  &out),
+              2)
+        << out;
+    EXPECT_EQ(out.find("frame #"), std::string::npos) << out;
+  }
+  EXPECT_NE(out.find("--resume"), std::string::npos) << out;
   // An unknown family, in the file: its line and the known families.
   std::ofstream(config, std::ios::app) << "family: feild\n";
   EXPECT_EQ(
