@@ -24,6 +24,15 @@ struct CaseOrigin {
 class CaseNode {
  public:
   CaseNode(YAML::Node node, std::shared_ptr<const CaseOrigin> origin, std::string path = {});
+  CaseNode(const CaseNode&) = default;
+  // Rebinds to the other section. yaml-cpp's Node::operator= would instead overwrite the YAML
+  // this node refers to, so assigning one section to another changed the case it came from.
+  CaseNode& operator=(const CaseNode& other) {
+    node_.reset(other.node_);
+    origin_ = other.origin_;
+    path_ = other.path_;
+    return *this;
+  }
 
   bool has(const std::string& key) const;
   bool boolean(const std::string& key) const;

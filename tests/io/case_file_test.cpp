@@ -90,6 +90,18 @@ TEST(CaseFile, LoadsAndFillsDefaults) {
   EXPECT_EQ(load_case_text(resolved, "resolved.yaml", schema()).resolved_yaml(), resolved);
 }
 
+// Assigning one section to another rebinds it; the case it came from keeps its values
+// (yaml-cpp's own Node assignment would overwrite the referenced YAML).
+TEST(CaseFile, AssigningASectionLeavesTheCaseAlone) {
+  const CaseFile c = load_case_text(kValid, "case.yaml", schema());
+  CaseNode section = c.root.section("run");
+  section = c.root.section("widget");
+  EXPECT_DOUBLE_EQ(section.real("ratio"), 1.5);
+  EXPECT_EQ(section.path(), "widget");
+  EXPECT_EQ(c.root.section("run").integer("steps"), 10);
+  EXPECT_FALSE(c.root.section("run").has("ratio"));
+}
+
 TEST(CaseFile, UnknownKeyNamesFileLineKeyPathAndClosestKey) {
   const std::string e = error_of("run:\n  steps: 10\n  end_tme: 2\nwidget: {type: gear}\n");
   expect_contains(e,
