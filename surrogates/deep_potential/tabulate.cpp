@@ -1,0 +1,177 @@
+#include "surrogates/deep_potential/tabulate.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+
+#include "core/error.hpp"
+
+namespace surrox::surrogates::deep_potential {
+
+nlohmann::json TableParams::to_json() const {
+  return {{"lower", lower},
+          {"upper", upper},
+          {"stride", stride},
+          {"extrapolate", extrapolate},
+          {"intervals", intervals()}};
+}
+
+TableParams TableParams::from_json(const nlohmann::json& j) {
+  TableParams p;
+  p.lower = j.at("lower");
+  p.upper = j.at("upper");
+  p.stride = j.at("stride");
+  p.extrapolate = j.at("extrapolate");
+  return p;
+}
+
+long TableParams::fine_intervals() const {
+  return std::max(1L, static_cast<long>(std::ceil((upper - lower) / stride - 1e-9)));
+}
+
+long TableParams::intervals() const {
+  const double fine_end = lower + fine_intervals() * stride;
+  const long coarse =
+      end() > fine_end ? static_cast<long>(std::ceil((end() - fine_end) / (10 * stride) - 1e-9))
+                       : 0;
+  return fine_intervals() + coarse;
+}
+
+double TableParams::node(long k) const {
+  const long fine = fine_intervals();
+  if (k <= fine) return lower + k * stride;
+  return lower + fine * stride + (k - fine) * 10 * stride;
+}
+
+torch::Tensor tabulate_embedding(const std::function<torch::Tensor(const torch::Tensor&)>& net,
+                                 const TableParams& p) {
+  if (!(p.stride > 0) || !(p.upper > p.lower) || !(p.extrapolate >= 1))
+    throw InputError(fmt::format(
+        "compression table: need stride > 0, upper > lower and extrapolate ≥ 1 (stride {}, "
+        "lower {}, upper {}, extrapolate {})",
+        p.stride, p.lower, p.upper, p.extrapolate));
+  const long n = p.intervals();
+  std::vector<double> nodes(n + 1);
+  for (long k = 0; k <= n; ++k) nodes[k] = p.node(k);
+  torch::Tensor x = torch::tensor(nodes, torch::kFloat64).unsqueeze(1).requires_grad_(true);
+  torch::Tensor y, d1, d2;
+  {
+    torch::AutoGradMode grad(true);
+    const torch::Tensor out = net(x);  // (n + 1, M1)
+    const long m1 = out.size(1);
+    std::vector<torch::Tensor> first(m1), second(m1);
+    // Nodes are independent rows: ∂(Σ_k G_m(x_k))/∂x_k = G_m'(x_k), one output column at a time.
+    for (long m = 0; m < m1; ++m) {
+      const torch::Tensor g = torch::autograd::grad({out.select(1, m).sum()}, {x}, {}, true, true)[0];
+      first[m] = g.detach().squeeze(1);
+      second[m] = torch::autograd::grad({g.sum()}, {x}, {}, true, false)[0].detach().squeeze(1);
+    }
+    y = out.detach();
+    d1 = torch::stack(first, 1);
+    d2 = torch::stack(second, 1);
+  }
+  // Quintic Hermite on [x_k, x_k + h], t = x − x_k: p = Σ a_i tⁱ with p, p', p'' matching
+  // (y0, y0', y0'') at t = 0 and (y1, y1', y1'') at t = h.
+  const torch::Tensor h =
+      (x.detach().narrow(0, 1, n) - x.detach().narrow(0, 0, n));  // (n, 1)
+  const auto lo = [&](const torch::Tensor& t) { return t.narrow(0, 0, n); };
+  const auto hi = [&](const torch::Tensor& t) { return t.narrow(0, 1, n); };
+  const torch::Tensor y0 = lo(y), y1 = hi(y), p0 = lo(d1), p1 = hi(d1), q0 = lo(d2), q1 = hi(d2);
+  const torch::Tensor h2 = h * h, h3 = h2 * h, h4 = h3 * h, h5 = h4 * h;
+  const torch::Tensor a3 = (20 * (y1 - y0) - (8 * p1 + 12 * p0) * h - (3 * q0 - q1) * h2) / (2 * h3);
+  const torch::Tensor a4 =
+      (30 * (y0 - y1) + (14 * p1 + 16 * p0) * h + (3 * q0 - 2 * q1) * h2) / (2 * h4);
+  const torch::Tensor a5 = (12 * (y1 - y0) - 6 * (p1 + p0) * h - (q0 - q1) * h2) / (2 * h5);
+  return torch::stack({y0, p0, q0 / 2, a3, a4, a5}, 2).contiguous();  // (n, M1, 6)
+}
+
+namespace {
+
+// Interval and offset of x in the table, DeePMD-kit's locate_xx: below `lower` → the first
+// node; beyond the end → the last node with slope 0 (returns false).
+bool locate(double x, const TableParams& p, long fine, long n, double& t, long& k) {
+  if (x < p.lower) {
+    k = 0;
+    t = 0;
+    return true;
+  }
+  const double fine_end = p.lower + fine * p.stride;
+  if (x < fine_end) {
+    k = std::min(fine - 1, static_cast<long>((x - p.lower) / p.stride));
+  } else {
+    k = fine + static_cast<long>((x - fine_end) / (10 * p.stride));
+    if (k >= n) {
+      k = n - 1;
+      t = p.node(n) - p.node(n - 1);
+      return false;
+    }
+  }
+  t = x - p.node(k);
+  return true;
+}
+
+class TableFunction : public torch::autograd::Function<TableFunction> {
+ public:
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
+                               const torch::Tensor& coefficients, const TableParams* params,
+                               TableOverflow* overflow) {
+    const TableParams& p = *params;
+    const torch::Tensor xc = x.contiguous();
+    const long points = xc.numel(), m1 = coefficients.size(1), n = coefficients.size(0);
+    const long fine = p.fine_intervals();
+    auto sizes = x.sizes().vec();
+    sizes.back() = m1;
+    torch::Tensor g = torch::empty(sizes, x.options());
+    torch::Tensor dg = torch::empty(sizes, x.options());
+    const double* px = xc.data_ptr<double>();
+    const double* pc = coefficients.data_ptr<double>();
+    double* pg = g.data_ptr<double>();
+    double* pd = dg.data_ptr<double>();
+    long outside = 0;
+    for (long i = 0; i < points; ++i) {
+      double t;
+      long k;
+      const bool inside = locate(px[i], p, fine, n, t, k);
+      outside += !inside;
+      const double* c = pc + k * m1 * 6;
+      double* gi = pg + i * m1;
+      double* di = pd + i * m1;
+      for (long m = 0; m < m1; ++m, c += 6) {
+        gi[m] = c[0] + t * (c[1] + t * (c[2] + t * (c[3] + t * (c[4] + t * c[5]))));
+        di[m] = inside ? c[1] + t * (2 * c[2] + t * (3 * c[3] + t * (4 * c[4] + t * 5 * c[5])))
+                       : 0.0;
+      }
+    }
+    if (outside > 0) {
+      overflow->points += outside;
+      if (!overflow->warned.exchange(true))
+        spdlog::warn(
+            "compressed deep potential: {} neighbour(s) closer than the table covers (normalised "
+            "s beyond {:.4g} = {}×{:.4g}, the data's range); their embedding is held at the "
+            "table's last value with zero slope, as DeePMD-kit does. Compress with a smaller "
+            "--min-distance or a larger --extrapolate, or use the uncompressed model",
+            outside, p.end(), p.extrapolate, p.upper);
+    }
+    ctx->save_for_backward({dg});
+    return g;
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grad) {
+    const torch::Tensor dg = ctx->get_saved_variables()[0];
+    // Analytic: ∂L/∂x = Σ_m ∂L/∂G_m · dG_m/dx (first order only; compressed models infer).
+    return {(grad[0] * dg).sum(-1, true), torch::Tensor(), torch::Tensor(), torch::Tensor()};
+  }
+};
+
+}  // namespace
+
+torch::Tensor evaluate_table(const torch::Tensor& x, const torch::Tensor& coefficients,
+                             const TableParams& params, TableOverflow& overflow) {
+  if (x.scalar_type() != torch::kFloat64 || coefficients.scalar_type() != torch::kFloat64)
+    throw Error("evaluate_table: float64 only");
+  return TableFunction::apply(x, coefficients.contiguous(), &params, &overflow);
+}
+
+}  // namespace surrox::surrogates::deep_potential
