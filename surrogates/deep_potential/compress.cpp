@@ -42,9 +42,8 @@ nlohmann::json compress_model_file(const std::filesystem::path& input,
                        ": the model records no training data; give --data or --min-distance");
     for (const auto& p : data)
       if (!std::filesystem::exists(p))
-        throw InputError(fmt::format(
-            "{}: data {} not found (give --data PATH or --min-distance R)", input.string(),
-            p.string()));
+        throw InputError(fmt::format("{}: data {} not found (give --data PATH or --min-distance R)",
+                                     input.string(), p.string()));
     const auto systems = load_systems(data, model->config(), false);
     r_min = min_neighbor_distance(systems);
     if (!std::isfinite(r_min)) throw InputError("compress: the data has no neighbour pairs");
@@ -59,7 +58,7 @@ nlohmann::json compress_model_file(const std::filesystem::path& input,
   save_model(output, model, training);
   report["min_distance"] = r_min;
   report["table"] = params.to_json();
-  report["table_end"] = params.end();
+  report["table_end"] = params.node(params.intervals());
   report["tables"] = model->config().ntypes() * model->config().ntypes();
   report["model"] = output.string();
   spdlog::info(

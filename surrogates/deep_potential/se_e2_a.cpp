@@ -177,13 +177,12 @@ void SeE2aModelImpl::compress(const TableParams& params) {
   std::vector<torch::Tensor> tables;
   for (int k = 0; k < nt * nt; ++k) {
     auto& net = embedding_[k];
-    tables.push_back(tabulate_embedding([&](const torch::Tensor& x) { return net->forward(x); },
-                                        params));
+    tables.push_back(
+        tabulate_embedding([&](const torch::Tensor& x) { return net->forward(x); }, params));
   }
   for (int ti = 0; ti < nt; ++ti)
     for (int tj = 0; tj < nt; ++tj)
-      tables_.push_back(
-          register_buffer(fmt::format("table_{}_{}", ti, tj), tables[ti * nt + tj]));
+      tables_.push_back(register_buffer(fmt::format("table_{}_{}", ti, tj), tables[ti * nt + tj]));
   overflow_ = std::make_shared<TableOverflow>();
 }
 

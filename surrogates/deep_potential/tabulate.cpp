@@ -32,9 +32,9 @@ long TableParams::fine_intervals() const {
 
 long TableParams::intervals() const {
   const double fine_end = lower + fine_intervals() * stride;
-  const long coarse =
-      end() > fine_end ? static_cast<long>(std::ceil((end() - fine_end) / (10 * stride) - 1e-9))
-                       : 0;
+  const long coarse = end() > fine_end
+                          ? static_cast<long>(std::ceil((end() - fine_end) / (10 * stride) - 1e-9))
+                          : 0;
   return fine_intervals() + coarse;
 }
 
@@ -54,32 +54,32 @@ torch::Tensor tabulate_embedding(const std::function<torch::Tensor(const torch::
   const long n = p.intervals();
   std::vector<double> nodes(n + 1);
   for (long k = 0; k <= n; ++k) nodes[k] = p.node(k);
-  torch::Tensor x = torch::tensor(nodes, torch::kFloat64).unsqueeze(1).requires_grad_(true);
+  const torch::Tensor x = torch::tensor(nodes, torch::kFloat64).unsqueeze(1);
   torch::Tensor y, d1, d2;
   {
     torch::AutoGradMode grad(true);
-    const torch::Tensor out = net(x);  // (n + 1, M1)
-    const long m1 = out.size(1);
-    std::vector<torch::Tensor> first(m1), second(m1);
-    // Nodes are independent rows: ∂(Σ_k G_m(x_k))/∂x_k = G_m'(x_k), one output column at a time.
-    for (long m = 0; m < m1; ++m) {
-      const torch::Tensor g = torch::autograd::grad({out.select(1, m).sum()}, {x}, {}, true, true)[0];
-      first[m] = g.detach().squeeze(1);
-      second[m] = torch::autograd::grad({g.sum()}, {x}, {}, true, false)[0].detach().squeeze(1);
-    }
-    y = out.detach();
-    d1 = torch::stack(first, 1);
-    d2 = torch::stack(second, 1);
+    const long m1 = net(x.narrow(0, 0, 1)).size(1);
+    // One copy of the nodes per output column m; summing column m of copy m makes the
+    // gradient with respect to copy m's inputs G_m'(x_k) (nodes are independent rows), so two
+    // backward passes give every first and second derivative.
+    const torch::Tensor xs = x.repeat({m1, 1}).requires_grad_(true);  // (m1·(n+1), 1)
+    const torch::Tensor out = net(xs).view({m1, n + 1, m1});
+    const torch::Tensor mine = out.diagonal(0, 0, 2);  // (n+1, m1): copy m, column m
+    const torch::Tensor g = torch::autograd::grad({mine.sum()}, {xs}, {}, true, true)[0];
+    const torch::Tensor gg = torch::autograd::grad({g.sum()}, {xs}, {}, false, false)[0];
+    y = mine.detach().contiguous();
+    d1 = g.detach().view({m1, n + 1}).t().contiguous();
+    d2 = gg.detach().view({m1, n + 1}).t().contiguous();
   }
   // Quintic Hermite on [x_k, x_k + h], t = x − x_k: p = Σ a_i tⁱ with p, p', p'' matching
   // (y0, y0', y0'') at t = 0 and (y1, y1', y1'') at t = h.
-  const torch::Tensor h =
-      (x.detach().narrow(0, 1, n) - x.detach().narrow(0, 0, n));  // (n, 1)
+  const torch::Tensor h = (x.detach().narrow(0, 1, n) - x.detach().narrow(0, 0, n));  // (n, 1)
   const auto lo = [&](const torch::Tensor& t) { return t.narrow(0, 0, n); };
   const auto hi = [&](const torch::Tensor& t) { return t.narrow(0, 1, n); };
   const torch::Tensor y0 = lo(y), y1 = hi(y), p0 = lo(d1), p1 = hi(d1), q0 = lo(d2), q1 = hi(d2);
   const torch::Tensor h2 = h * h, h3 = h2 * h, h4 = h3 * h, h5 = h4 * h;
-  const torch::Tensor a3 = (20 * (y1 - y0) - (8 * p1 + 12 * p0) * h - (3 * q0 - q1) * h2) / (2 * h3);
+  const torch::Tensor a3 =
+      (20 * (y1 - y0) - (8 * p1 + 12 * p0) * h - (3 * q0 - q1) * h2) / (2 * h3);
   const torch::Tensor a4 =
       (30 * (y0 - y1) + (14 * p1 + 16 * p0) * h + (3 * q0 - 2 * q1) * h2) / (2 * h4);
   const torch::Tensor a5 = (12 * (y1 - y0) - 6 * (p1 + p0) * h - (q0 - q1) * h2) / (2 * h5);
@@ -139,8 +139,8 @@ class TableFunction : public torch::autograd::Function<TableFunction> {
       double* di = pd + i * m1;
       for (long m = 0; m < m1; ++m, c += 6) {
         gi[m] = c[0] + t * (c[1] + t * (c[2] + t * (c[3] + t * (c[4] + t * c[5]))));
-        di[m] = inside ? c[1] + t * (2 * c[2] + t * (3 * c[3] + t * (4 * c[4] + t * 5 * c[5])))
-                       : 0.0;
+        di[m] =
+            inside ? c[1] + t * (2 * c[2] + t * (3 * c[3] + t * (4 * c[4] + t * 5 * c[5]))) : 0.0;
       }
     }
     if (outside > 0) {
@@ -148,10 +148,10 @@ class TableFunction : public torch::autograd::Function<TableFunction> {
       if (!overflow->warned.exchange(true))
         spdlog::warn(
             "compressed deep potential: {} neighbour(s) closer than the table covers (normalised "
-            "s beyond {:.4g} = {}×{:.4g}, the data's range); their embedding is held at the "
+            "s beyond {:.4g}, the table's end: ~{}× {:.4g}, the data's range); their embedding is held at the "
             "table's last value with zero slope, as DeePMD-kit does. Compress with a smaller "
             "--min-distance or a larger --extrapolate, or use the uncompressed model",
-            outside, p.end(), p.extrapolate, p.upper);
+            outside, p.node(n), p.extrapolate, p.upper);
     }
     ctx->save_for_backward({dg});
     return g;
