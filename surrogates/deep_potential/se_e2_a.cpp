@@ -151,8 +151,10 @@ torch::Tensor SeE2aModelImpl::atomic_energy(const torch::Tensor& rij, const EnvB
     torch::Tensor gr;
     for (int tj = 0; tj < nt; ++tj) {
       const torch::Tensor rr = r.narrow(1, offset_[tj], config_.sel[tj]);
-      const torch::Tensor g = embed(ti, tj, rr.narrow(2, 0, 1));
-      const torch::Tensor part = torch::matmul(rr.transpose(1, 2), g);  // (n, 4, M1)
+      // Compressed: DeePMD-kit's fused table product, G never formed.
+      const torch::Tensor part =
+          compressed() ? fused_table_product(rr, tables_[ti * nt + tj], table_params_, *overflow_)
+                       : torch::matmul(rr.transpose(1, 2), embed(ti, tj, rr.narrow(2, 0, 1)));
       gr = gr.defined() ? gr + part : part;
     }
     gr = gr / static_cast<double>(slots);

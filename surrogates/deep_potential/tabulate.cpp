@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -111,6 +113,18 @@ bool locate(double x, const TableParams& p, long fine, long n, double& t, long& 
   return true;
 }
 
+void note_overflow(long outside, const TableParams& p, long n, TableOverflow& overflow) {
+  if (outside == 0) return;
+  overflow.points += outside;
+  if (!overflow.warned.exchange(true))
+    spdlog::warn(
+        "compressed deep potential: {} neighbour(s) closer than the table covers (normalised "
+        "s beyond {:.4g}, the table's end: ~{}× {:.4g}, the data's range); their embedding is "
+        "held at the table's last value with zero slope, as DeePMD-kit does. Compress with a "
+        "smaller --min-distance or a larger --extrapolate, or use the uncompressed model",
+        outside, p.node(n), p.extrapolate, p.upper);
+}
+
 class TableFunction : public torch::autograd::Function<TableFunction> {
  public:
   static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
@@ -143,16 +157,7 @@ class TableFunction : public torch::autograd::Function<TableFunction> {
             inside ? c[1] + t * (2 * c[2] + t * (3 * c[3] + t * (4 * c[4] + t * 5 * c[5]))) : 0.0;
       }
     }
-    if (outside > 0) {
-      overflow->points += outside;
-      if (!overflow->warned.exchange(true))
-        spdlog::warn(
-            "compressed deep potential: {} neighbour(s) closer than the table covers (normalised "
-            "s beyond {:.4g}, the table's end: ~{}× {:.4g}, the data's range); their embedding is held at the "
-            "table's last value with zero slope, as DeePMD-kit does. Compress with a smaller "
-            "--min-distance or a larger --extrapolate, or use the uncompressed model",
-            outside, p.node(n), p.extrapolate, p.upper);
-    }
+    note_overflow(outside, p, n, *overflow);
     ctx->save_for_backward({dg});
     return g;
   }
@@ -165,7 +170,92 @@ class TableFunction : public torch::autograd::Function<TableFunction> {
   }
 };
 
+class FusedTableFunction : public torch::autograd::Function<FusedTableFunction> {
+ public:
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& r,
+                               const torch::Tensor& coefficients, const TableParams* params,
+                               TableOverflow* overflow) {
+    const TableParams& p = *params;
+    const torch::Tensor rc = r.contiguous();
+    const long rows = rc.size(0), slots = rc.size(1), m1 = coefficients.size(1);
+    const long n = coefficients.size(0), fine = p.fine_intervals();
+    torch::Tensor out = torch::zeros({rows, 4, m1}, r.options());
+    const double* pr = rc.data_ptr<double>();
+    const double* pc = coefficients.data_ptr<double>();
+    double* po = out.data_ptr<double>();
+    std::vector<double> g(m1);
+    long outside = 0;
+    for (long a = 0; a < rows; ++a) {
+      double* o = po + a * 4 * m1;
+      for (long j = 0; j < slots; ++j) {
+        const double* rj = pr + (a * slots + j) * 4;
+        double t;
+        long k;
+        outside += !locate(rj[0], p, fine, n, t, k);
+        const double* c = pc + k * m1 * 6;
+        for (long m = 0; m < m1; ++m, c += 6)
+          g[m] = c[0] + t * (c[1] + t * (c[2] + t * (c[3] + t * (c[4] + t * c[5]))));
+        for (int q = 0; q < 4; ++q)
+          for (long m = 0; m < m1; ++m) o[q * m1 + m] += rj[q] * g[m];
+      }
+    }
+    note_overflow(outside, p, n, *overflow);
+    ctx->save_for_backward({rc, coefficients});
+    ctx->saved_data["params"] = reinterpret_cast<std::int64_t>(params);
+    return out;
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grad) {
+    const auto saved = ctx->get_saved_variables();
+    const torch::Tensor& rc = saved[0];
+    const torch::Tensor& coefficients = saved[1];
+    const auto& p = *reinterpret_cast<const TableParams*>(ctx->saved_data["params"].toInt());
+    const torch::Tensor go = grad[0].contiguous();
+    const long rows = rc.size(0), slots = rc.size(1), m1 = coefficients.size(1);
+    const long n = coefficients.size(0), fine = p.fine_intervals();
+    torch::Tensor gr = torch::empty_like(rc);
+    const double* pr = rc.data_ptr<double>();
+    const double* pc = coefficients.data_ptr<double>();
+    const double* pg = go.data_ptr<double>();
+    double* pd = gr.data_ptr<double>();
+    for (long a = 0; a < rows; ++a) {
+      const double* ga = pg + a * 4 * m1;  // ∂L/∂out[a] (4, M1)
+      for (long j = 0; j < slots; ++j) {
+        const double* rj = pr + (a * slots + j) * 4;
+        double* dj = pd + (a * slots + j) * 4;
+        double t;
+        long k;
+        const bool inside = locate(rj[0], p, fine, n, t, k);
+        const double* c = pc + k * m1 * 6;
+        // ∂L/∂R̃_jq = Σ_m ∂L/∂out_qm G_m; ∂L/∂x_j += Σ_m (Σ_q ∂L/∂out_qm R̃_jq) G'_m.
+        double d[4] = {0, 0, 0, 0}, dx = 0;
+        for (long m = 0; m < m1; ++m, c += 6) {
+          const double gm = c[0] + t * (c[1] + t * (c[2] + t * (c[3] + t * (c[4] + t * c[5]))));
+          const double sm = c[1] + t * (2 * c[2] + t * (3 * c[3] + t * (4 * c[4] + t * 5 * c[5])));
+          double w = 0;
+          for (int q = 0; q < 4; ++q) {
+            d[q] += ga[q * m1 + m] * gm;
+            w += ga[q * m1 + m] * rj[q];
+          }
+          dx += w * sm;
+        }
+        dj[0] = d[0] + (inside ? dx : 0.0);
+        for (int q = 1; q < 4; ++q) dj[q] = d[q];
+      }
+    }
+    return {gr, torch::Tensor(), torch::Tensor(), torch::Tensor()};
+  }
+};
+
 }  // namespace
+
+torch::Tensor fused_table_product(const torch::Tensor& r, const torch::Tensor& coefficients,
+                                  const TableParams& params, TableOverflow& overflow) {
+  if (r.scalar_type() != torch::kFloat64 || r.size(-1) != 4)
+    throw Error("fused_table_product: float64 (n, slots, 4) only");
+  return FusedTableFunction::apply(r, coefficients.contiguous(), &params, &overflow);
+}
 
 torch::Tensor evaluate_table(const torch::Tensor& x, const torch::Tensor& coefficients,
                              const TableParams& params, TableOverflow& overflow) {

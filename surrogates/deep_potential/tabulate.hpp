@@ -42,4 +42,9 @@ struct TableOverflow {
 torch::Tensor evaluate_table(const torch::Tensor& x, const torch::Tensor& coefficients,
                              const TableParams& params, TableOverflow& overflow);
 
+// DeePMD-kit's tabulate_fusion_se_a: Σ_j R̃_jᵀ G(R̃_j0) (n, 4, M1) of R̃ (n, slots, 4) without
+// forming G; the backward pass recomputes G and G' per neighbour (first order only).
+torch::Tensor fused_table_product(const torch::Tensor& r, const torch::Tensor& coefficients,
+                                  const TableParams& params, TableOverflow& overflow);
+
 }  // namespace surrox::surrogates::deep_potential
