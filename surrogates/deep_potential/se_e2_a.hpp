@@ -96,7 +96,7 @@ class SeE2aModelImpl : public torch::nn::Module {
   std::vector<torch::nn::Sequential> embedding_;  // T × T, [centre type][neighbour type]
   std::vector<torch::nn::Sequential> fitting_;    // T
   TableParams table_params_;
-  std::vector<torch::Tensor> tables_;  // T × T coefficients (intervals, M1, 6) when compressed
+  std::vector<torch::Tensor> tables_;  // T × T coefficients (intervals, 6, M1) when compressed
   std::shared_ptr<TableOverflow> overflow_ = std::make_shared<TableOverflow>();
 };
 TORCH_MODULE(SeE2aModel);

@@ -85,7 +85,8 @@ torch::Tensor tabulate_embedding(const std::function<torch::Tensor(const torch::
   const torch::Tensor a4 =
       (30 * (y0 - y1) + (14 * p1 + 16 * p0) * h + (3 * q0 - 2 * q1) * h2) / (2 * h4);
   const torch::Tensor a5 = (12 * (y1 - y0) - 6 * (p1 + p0) * h - (q0 - q1) * h2) / (2 * h5);
-  return torch::stack({y0, p0, q0 / 2, a3, a4, a5}, 2).contiguous();  // (n, M1, 6)
+  // (n, 6, M1): the coefficients of one power contiguous over the neurons (vectorises).
+  return torch::stack({y0, p0, q0 / 2, a3, a4, a5}, 1).contiguous();
 }
 
 namespace {
@@ -125,6 +126,17 @@ void note_overflow(long outside, const TableParams& p, long n, TableOverflow& ov
         outside, p.node(n), p.extrapolate, p.upper);
 }
 
+// G_m(t) and (when `slope`) G_m'(t) of one interval's coefficients c (6, M1), by Horner.
+void polynomial(const double* c, long m1, double t, double* value, double* slope) {
+  const double *c0 = c, *c1 = c + m1, *c2 = c + 2 * m1, *c3 = c + 3 * m1, *c4 = c + 4 * m1,
+               *c5 = c + 5 * m1;
+  for (long m = 0; m < m1; ++m)
+    value[m] = c0[m] + t * (c1[m] + t * (c2[m] + t * (c3[m] + t * (c4[m] + t * c5[m]))));
+  if (slope)
+    for (long m = 0; m < m1; ++m)
+      slope[m] = c1[m] + t * (2 * c2[m] + t * (3 * c3[m] + t * (4 * c4[m] + t * 5 * c5[m])));
+}
+
 class TableFunction : public torch::autograd::Function<TableFunction> {
  public:
   static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
@@ -132,7 +144,7 @@ class TableFunction : public torch::autograd::Function<TableFunction> {
                                TableOverflow* overflow) {
     const TableParams& p = *params;
     const torch::Tensor xc = x.contiguous();
-    const long points = xc.numel(), m1 = coefficients.size(1), n = coefficients.size(0);
+    const long points = xc.numel(), m1 = coefficients.size(2), n = coefficients.size(0);
     const long fine = p.fine_intervals();
     auto sizes = x.sizes().vec();
     sizes.back() = m1;
@@ -148,14 +160,11 @@ class TableFunction : public torch::autograd::Function<TableFunction> {
       long k;
       const bool inside = locate(px[i], p, fine, n, t, k);
       outside += !inside;
-      const double* c = pc + k * m1 * 6;
+      const double* c = pc + k * 6 * m1;
       double* gi = pg + i * m1;
       double* di = pd + i * m1;
-      for (long m = 0; m < m1; ++m, c += 6) {
-        gi[m] = c[0] + t * (c[1] + t * (c[2] + t * (c[3] + t * (c[4] + t * c[5]))));
-        di[m] =
-            inside ? c[1] + t * (2 * c[2] + t * (3 * c[3] + t * (4 * c[4] + t * 5 * c[5]))) : 0.0;
-      }
+      polynomial(c, m1, t, gi, inside ? di : nullptr);
+      if (!inside) std::fill(di, di + m1, 0.0);
     }
     note_overflow(outside, p, n, *overflow);
     ctx->save_for_backward({dg});
@@ -177,7 +186,7 @@ class FusedTableFunction : public torch::autograd::Function<FusedTableFunction> 
                                TableOverflow* overflow) {
     const TableParams& p = *params;
     const torch::Tensor rc = r.contiguous();
-    const long rows = rc.size(0), slots = rc.size(1), m1 = coefficients.size(1);
+    const long rows = rc.size(0), slots = rc.size(1), m1 = coefficients.size(2);
     const long n = coefficients.size(0), fine = p.fine_intervals();
     torch::Tensor out = torch::zeros({rows, 4, m1}, r.options());
     const double* pr = rc.data_ptr<double>();
@@ -192,9 +201,7 @@ class FusedTableFunction : public torch::autograd::Function<FusedTableFunction> 
         double t;
         long k;
         outside += !locate(rj[0], p, fine, n, t, k);
-        const double* c = pc + k * m1 * 6;
-        for (long m = 0; m < m1; ++m, c += 6)
-          g[m] = c[0] + t * (c[1] + t * (c[2] + t * (c[3] + t * (c[4] + t * c[5]))));
+        polynomial(pc + k * 6 * m1, m1, t, g.data(), nullptr);
         for (int q = 0; q < 4; ++q)
           for (long m = 0; m < m1; ++m) o[q * m1 + m] += rj[q] * g[m];
       }
@@ -212,13 +219,14 @@ class FusedTableFunction : public torch::autograd::Function<FusedTableFunction> 
     const torch::Tensor& coefficients = saved[1];
     const auto& p = *reinterpret_cast<const TableParams*>(ctx->saved_data["params"].toInt());
     const torch::Tensor go = grad[0].contiguous();
-    const long rows = rc.size(0), slots = rc.size(1), m1 = coefficients.size(1);
+    const long rows = rc.size(0), slots = rc.size(1), m1 = coefficients.size(2);
     const long n = coefficients.size(0), fine = p.fine_intervals();
     torch::Tensor gr = torch::empty_like(rc);
     const double* pr = rc.data_ptr<double>();
     const double* pc = coefficients.data_ptr<double>();
     const double* pg = go.data_ptr<double>();
     double* pd = gr.data_ptr<double>();
+    std::vector<double> g(m1), slope(m1);
     for (long a = 0; a < rows; ++a) {
       const double* ga = pg + a * 4 * m1;  // ∂L/∂out[a] (4, M1)
       for (long j = 0; j < slots; ++j) {
@@ -227,18 +235,18 @@ class FusedTableFunction : public torch::autograd::Function<FusedTableFunction> 
         double t;
         long k;
         const bool inside = locate(rj[0], p, fine, n, t, k);
-        const double* c = pc + k * m1 * 6;
+        polynomial(pc + k * 6 * m1, m1, t, g.data(), slope.data());
         // ∂L/∂R̃_jq = Σ_m ∂L/∂out_qm G_m; ∂L/∂x_j += Σ_m (Σ_q ∂L/∂out_qm R̃_jq) G'_m.
         double d[4] = {0, 0, 0, 0}, dx = 0;
-        for (long m = 0; m < m1; ++m, c += 6) {
-          const double gm = c[0] + t * (c[1] + t * (c[2] + t * (c[3] + t * (c[4] + t * c[5]))));
-          const double sm = c[1] + t * (2 * c[2] + t * (3 * c[3] + t * (4 * c[4] + t * 5 * c[5])));
-          double w = 0;
-          for (int q = 0; q < 4; ++q) {
-            d[q] += ga[q * m1 + m] * gm;
-            w += ga[q * m1 + m] * rj[q];
+        for (int q = 0; q < 4; ++q) {
+          const double* gq = ga + q * m1;
+          double dq = 0, xq = 0;
+          for (long m = 0; m < m1; ++m) {
+            dq += gq[m] * g[m];
+            xq += gq[m] * slope[m];
           }
-          dx += w * sm;
+          d[q] = dq;
+          dx += rj[q] * xq;
         }
         dj[0] = d[0] + (inside ? dx : 0.0);
         for (int q = 1; q < 4; ++q) dj[q] = d[q];

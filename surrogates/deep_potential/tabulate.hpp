@@ -27,7 +27,7 @@ struct TableParams {
   double node(long k) const;  // left end of interval k (k = intervals(): the last node)
 };
 
-// Coefficients (intervals, M1, 6) of G on the table, from the net's value and first and second
+// Coefficients (intervals, 6, M1) of G on the table, from the net's value and first and second
 // derivatives at the nodes (autograd). `net` maps (K, 1) → (K, M1).
 torch::Tensor tabulate_embedding(const std::function<torch::Tensor(const torch::Tensor&)>& net,
                                  const TableParams& params);

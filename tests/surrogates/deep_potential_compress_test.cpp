@@ -74,7 +74,8 @@ TEST(DeepPotentialCompress, TableReproducesTheEmbeddingNet) {
   const torch::Tensor coefficients =
       tabulate_embedding([&](const torch::Tensor& x) { return m->embed(0, 0, x); }, p);
   EXPECT_EQ(coefficients.size(0), p.intervals());
-  EXPECT_EQ(coefficients.size(1), 64);
+  EXPECT_EQ(coefficients.size(1), 6);
+  EXPECT_EQ(coefficients.size(2), 64);
   TableOverflow overflow;
   auto compare = [&](double a, double b, double* value_error, double* slope_error) {
     const torch::Tensor x =
