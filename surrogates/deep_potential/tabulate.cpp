@@ -128,6 +128,11 @@ void note_overflow(long outside, const TableParams& p, long n, TableOverflow& ov
 
 // G_m(t) and (when `slope`) G_m'(t) of one interval's coefficients c (6, M1), by Horner.
 void polynomial(const double* c, long m1, double t, double* value, double* slope) {
+  if (t == 0) {  // a node, e.g. every padded slot (x = lower): no Horner needed
+    std::copy(c, c + m1, value);
+    if (slope) std::copy(c + m1, c + 2 * m1, slope);
+    return;
+  }
   const double *c0 = c, *c1 = c + m1, *c2 = c + 2 * m1, *c3 = c + 3 * m1, *c4 = c + 4 * m1,
                *c5 = c + 5 * m1;
   for (long m = 0; m < m1; ++m)
