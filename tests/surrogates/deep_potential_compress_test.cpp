@@ -185,5 +185,30 @@ TEST(DeepPotentialCompress, SavedAndReloadedGivesIdenticalEnergies) {
   EXPECT_THROW(r->compress(r->table_params()), InputError);
 }
 
+TEST(DeepPotentialCompress, CompressModelFileWritesAMarkedModel) {
+  const SiFrame f = jittered_silicon(12, 0.15);
+  SeE2aModel m = default_model(f);
+  const auto dir = testing::scratch_dir();
+  save_model(dir / "model.pt", m, {{"steps", 7}});
+  CompressOptions options;
+  options.min_distance = 2.0;
+  const nlohmann::json report =
+      compress_model_file(dir / "model.pt", dir / "compressed.pt", options);
+  EXPECT_EQ(report["min_distance"], 2.0);
+  EXPECT_EQ(report["tables"], 1);
+  nlohmann::json meta;
+  SeE2aModel r = load_model(dir / "compressed.pt", &meta);
+  EXPECT_TRUE(r->compressed());
+  EXPECT_EQ(meta["compression"]["extrapolate"], 5.0);
+  EXPECT_EQ(meta["training"]["steps"], 7);  // the training record is kept
+  EXPECT_EQ(meta["training"]["compressed_from"], (dir / "model.pt").string());
+  const EnvBatch b = si_batch(m->config(), f);
+  EXPECT_LT((predict(m, b).force - predict(r, b).force).abs().max().item<double>(), 1e-10);
+  // A compressed model cannot be compressed again; without data or r_min it cannot be sized.
+  EXPECT_THROW(compress_model_file(dir / "compressed.pt", dir / "again.pt", options), InputError);
+  EXPECT_THROW(compress_model_file(dir / "model.pt", dir / "again.pt", CompressOptions{}),
+               InputError);
+}
+
 }  // namespace
 }  // namespace surrox::surrogates::deep_potential
