@@ -32,7 +32,7 @@ SeE2aModel load_model(const std::filesystem::path& path, nlohmann::json* metadat
     model = SeE2aModel(SeE2aConfig::from_json(meta.at("config")));
     // A compressed model: create its table buffers (shapes from the metadata), then load them.
     if (meta.contains("compression"))
-      model->compress(TableParams::from_json(meta.at("compression")));
+      model->compress(TableParams::from_json(meta.at("compression")), false);
     torch::serialize::InputArchive archive;
     archive.load_from(path.string());
     model->load(archive);

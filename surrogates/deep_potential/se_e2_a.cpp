@@ -171,7 +171,7 @@ torch::Tensor SeE2aModelImpl::embed(int ti, int tj, const torch::Tensor& x) {
   return embedding_[k]->forward(x);
 }
 
-void SeE2aModelImpl::compress(const TableParams& params) {
+void SeE2aModelImpl::compress(const TableParams& params, bool tabulate) {
   torch::NoGradGuard no_grad;
   if (compressed()) throw InputError("the model is compressed already");
   const int nt = config_.ntypes();
@@ -180,7 +180,9 @@ void SeE2aModelImpl::compress(const TableParams& params) {
   for (int k = 0; k < nt * nt; ++k) {
     auto& net = embedding_[k];
     tables.push_back(
-        tabulate_embedding([&](const torch::Tensor& x) { return net->forward(x); }, params));
+        tabulate
+            ? tabulate_embedding([&](const torch::Tensor& x) { return net->forward(x); }, params)
+            : torch::zeros({params.intervals(), 6, config_.embedding.back()}, torch::kFloat64));
   }
   for (int ti = 0; ti < nt; ++ti)
     for (int tj = 0; tj < nt; ++tj)

@@ -79,7 +79,8 @@ class SeE2aModelImpl : public torch::nn::Module {
   // Model compression (tabulate.hpp): tabulates every embedding net over `params` (buffers
   // "table_<ti>_<tj>", saved with the model); atomic_energy then evaluates the tables instead
   // of the nets. Inference only: the tables have no second derivative for force training.
-  void compress(const TableParams& params);
+  // tabulate = false: zero tables of the right shape (load_model fills them from the file).
+  void compress(const TableParams& params, bool tabulate = true);
   bool compressed() const { return tables_.size() > 0; }
   const TableParams& table_params() const { return table_params_; }
   // Neighbours seen beyond the table's end since the model was compressed or loaded.
