@@ -49,6 +49,7 @@ std::unique_ptr<Command> make_convert_command();
 std::unique_ptr<Command> make_docs_command();
 std::unique_ptr<Command> make_train_command();
 std::unique_ptr<Command> make_evaluate_command();
+std::unique_ptr<Command> make_compress_command();
 std::unique_ptr<Command> make_mesh_command();  // command_mesh.cpp
 
 // "out/<stem>" for a case or data file path.

@@ -10,11 +10,12 @@ void save_model(const std::filesystem::path& path, SeE2aModel& model,
                 const nlohmann::json& training) {
   torch::serialize::OutputArchive archive;
   model->save(archive);
-  const nlohmann::json metadata = {{"family", kFamilyName},
-                                   {"format_version", 1},
-                                   {"model", {{"descriptor", "se_e2_a"}}},
-                                   {"config", model->config().to_json()},
-                                   {"training", training}};
+  nlohmann::json metadata = {{"family", kFamilyName},
+                             {"format_version", 1},
+                             {"model", {{"descriptor", "se_e2_a"}}},
+                             {"config", model->config().to_json()},
+                             {"training", training}};
+  if (model->compressed()) metadata["compression"] = model->table_params().to_json();
   archive.write("metadata", c10::IValue(metadata.dump()));
   AtomicFile file(path);
   archive.save_to(file.temporary().string());
@@ -29,6 +30,9 @@ SeE2aModel load_model(const std::filesystem::path& path, nlohmann::json* metadat
   SeE2aModel model(nullptr);
   try {
     model = SeE2aModel(SeE2aConfig::from_json(meta.at("config")));
+    // A compressed model: create its table buffers (shapes from the metadata), then load them.
+    if (meta.contains("compression"))
+      model->compress(TableParams::from_json(meta.at("compression")), false);
     torch::serialize::InputArchive archive;
     archive.load_from(path.string());
     model->load(archive);

@@ -1,7 +1,8 @@
 #pragma once
 // A trained deep potential as one torch archive (model.pt): the se_e2_a weights and
 // statistics plus the string entry "metadata", JSON with "family": "deep_potential", the
-// model config and the training record. Written atomically.
+// model config and the training record; a compressed model (tabulate.hpp) adds its tables and
+// "compression": its table parameters. Written atomically.
 #include <filesystem>
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,9 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/error.hpp"
 
@@ -149,8 +151,10 @@ torch::Tensor SeE2aModelImpl::atomic_energy(const torch::Tensor& rij, const EnvB
     torch::Tensor gr;
     for (int tj = 0; tj < nt; ++tj) {
       const torch::Tensor rr = r.narrow(1, offset_[tj], config_.sel[tj]);
-      const torch::Tensor g = embedding_[ti * nt + tj]->forward(rr.narrow(2, 0, 1));
-      const torch::Tensor part = torch::matmul(rr.transpose(1, 2), g);  // (n, 4, M1)
+      // Compressed: DeePMD-kit's fused table product, G never formed.
+      const torch::Tensor part =
+          compressed() ? fused_table_product(rr, tables_[ti * nt + tj], table_params_, *overflow_)
+                       : torch::matmul(rr.transpose(1, 2), embed(ti, tj, rr.narrow(2, 0, 1)));
       gr = gr.defined() ? gr + part : part;
     }
     gr = gr / static_cast<double>(slots);
@@ -159,6 +163,56 @@ torch::Tensor SeE2aModelImpl::atomic_energy(const torch::Tensor& rij, const EnvB
     energy = energy.index_add(0, rows, e);
   }
   return energy;
+}
+
+torch::Tensor SeE2aModelImpl::embed(int ti, int tj, const torch::Tensor& x) {
+  const int k = ti * config_.ntypes() + tj;
+  if (compressed()) return evaluate_table(x, tables_[k], table_params_, *overflow_);
+  return embedding_[k]->forward(x);
+}
+
+void SeE2aModelImpl::compress(const TableParams& params, bool tabulate) {
+  torch::NoGradGuard no_grad;
+  if (compressed()) throw InputError("the model is compressed already");
+  const int nt = config_.ntypes();
+  table_params_ = params;
+  std::vector<torch::Tensor> tables;
+  for (int k = 0; k < nt * nt; ++k) {
+    auto& net = embedding_[k];
+    tables.push_back(
+        tabulate
+            ? tabulate_embedding([&](const torch::Tensor& x) { return net->forward(x); }, params)
+            : torch::zeros({params.intervals(), 6, config_.embedding.back()}, torch::kFloat64));
+  }
+  for (int ti = 0; ti < nt; ++ti)
+    for (int tj = 0; tj < nt; ++tj)
+      tables_.push_back(register_buffer(fmt::format("table_{}_{}", ti, tj), tables[ti * nt + tj]));
+  overflow_ = std::make_shared<TableOverflow>();
+}
+
+TableParams SeE2aModelImpl::table_range(double r_min, double stride, double extrapolate) const {
+  const double rs = config_.rcut_smth, rc = config_.rcut;
+  if (!(r_min > 0) || !(r_min < rc))
+    throw InputError(fmt::format(
+        "the smallest neighbour distance must lie in (0, rcut = {}) Å; got {}", rc, r_min));
+  const double u = std::clamp((r_min - rs) / (rc - rs), 0.0, 1.0);
+  const double s_max = (u * u * u * (-6 * u * u + 15 * u - 10) + 1) / r_min;
+  TableParams p;
+  p.stride = stride;
+  p.extrapolate = extrapolate;
+  p.lower = std::numeric_limits<double>::max();
+  p.upper = -std::numeric_limits<double>::max();
+  for (int t = 0; t < config_.ntypes(); ++t) {
+    const double avg = davg[t][0].item<double>(), sd = dstd[t][0].item<double>();
+    p.lower = std::min(p.lower, (0.0 - avg) / sd);
+    p.upper = std::max(p.upper, (s_max - avg) / sd);
+  }
+  if (!(p.upper > 0))
+    throw InputError(fmt::format(
+        "compression: the table's upper bound (normalised s = {:.4g}) is not positive, so "
+        "extrapolate × upper would not extend it; are the model's statistics set?",
+        p.upper));
+  return p;
 }
 
 void SeE2aModelImpl::compute_statistics(const std::vector<EnvBatch>& batches) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "surrogates/deep_potential/environment.hpp"
+#include "surrogates/deep_potential/tabulate.hpp"
 
 namespace surrox::surrogates::deep_potential {
 
@@ -75,11 +76,29 @@ class SeE2aModelImpl : public torch::nn::Module {
                        const std::vector<double>& energies);
   torch::Tensor davg, dstd, bias;  // (T, 4), (T, 4), (T)
 
+  // Model compression (tabulate.hpp): tabulates every embedding net over `params` (buffers
+  // "table_<ti>_<tj>", saved with the model); atomic_energy then evaluates the tables instead
+  // of the nets. Inference only: the tables have no second derivative for force training.
+  // tabulate = false: zero tables of the right shape (load_model fills them from the file).
+  void compress(const TableParams& params, bool tabulate = true);
+  bool compressed() const { return tables_.size() > 0; }
+  const TableParams& table_params() const { return table_params_; }
+  // Neighbours seen beyond the table's end since the model was compressed or loaded.
+  long table_overflow() const { return overflow_->points; }
+  // The normalised-s range of the tables for a smallest neighbour distance r_min (Å): lower =
+  // x at s = 0, upper = x at s(r_min), the extremes over centre types (as DeePMD-kit).
+  TableParams table_range(double r_min, double stride, double extrapolate) const;
+  // G (…, M1) of the embedding net [centre type][neighbour type] at normalised s (…, 1).
+  torch::Tensor embed(int ti, int tj, const torch::Tensor& x);
+
  private:
   SeE2aConfig config_;
   std::vector<int> offset_;
   std::vector<torch::nn::Sequential> embedding_;  // T × T, [centre type][neighbour type]
   std::vector<torch::nn::Sequential> fitting_;    // T
+  TableParams table_params_;
+  std::vector<torch::Tensor> tables_;  // T × T coefficients (intervals, 6, M1) when compressed
+  std::shared_ptr<TableOverflow> overflow_ = std::make_shared<TableOverflow>();
 };
 TORCH_MODULE(SeE2aModel);
 
