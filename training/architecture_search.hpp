@@ -27,7 +27,7 @@ struct Architecture {
   // "32-64-s16": widths, "s" before a layer that has the skip connection.
   std::string to_string() const;
   nlohmann::json to_json() const;
-  bool operator==(const Architecture&) const = default;
+  bool operator==(const Architecture& o) const { return layers == o.layers && skips == o.skips; }
 };
 
 struct SearchSpace {

@@ -170,6 +170,11 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
     const Windows vw = make_windows(coefficients, validation_starts, in, out);
     const torch::Tensor validation_fields = pod_output_fields(s, validation_starts, in, out);
     const auto seed = static_cast<std::uint64_t>(search.integer("seed"));
+    // The training section with the search's epochs: a candidate ends as a full run does
+    // (early stopping, the best epoch's weights restored).
+    YAML::Node short_run = YAML::Clone(training.yaml());
+    short_run["epochs"] = search.integer("epochs");
+    const CaseNode candidate_training(short_run, training.origin_ptr(), training.path());
     nlohmann::json report;
     const Candidate best = search_architecture(
         search, r.runtime.comm(), r.output_dir,
@@ -179,10 +184,9 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
           candidate.options.skips = c.architecture.skips;
           candidate.network =
               new_network(candidate.options, seed * 100003 + static_cast<std::uint64_t>(c.id));
-          Trainer single(training);  // this rank alone
+          Trainer single(candidate_training);  // this rank alone
           single.fit(*candidate.network, train_set, validation_set,
-                     r.output_dir / "search" / fmt::format("candidate_{:03d}", c.id), std::nullopt,
-                     search.integer("epochs"));
+                     r.output_dir / "search" / fmt::format("candidate_{:03d}", c.id));
           return measure_skill(candidate.forecast(vw.inputs), vw.targets, validation_fields,
                                m.basis)
               .mean_r2;
