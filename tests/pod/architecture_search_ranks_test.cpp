@@ -39,7 +39,7 @@ TEST(ArchitectureSearchRanks, TwoRanksEqualOneRank) {
   std::ofstream(config) << "family: pod_lstm\n"
                            "data: {path: series.h5, modes: 3}\n"
                            "network: {layers: [8], highway: true}\n"
-                           "search: {budget: 5, population: 3, sample: 2, batch: 2, epochs: 2,\n"
+                           "search: {budget: 4, population: 2, sample: 2, batch: 2, epochs: 2,\n"
                            "         max_layers: 3, units: [4, 8]}\n"
                            "training: {epochs: 1, batch_size: 16}\n";
   std::string log;
