@@ -10,7 +10,7 @@
 #      against lead time), from python3-matplotlib;
 #   5. a small architecture search (cases/qg/pod_lstm_search.yml with a budget of 16: aging
 #      evolution over 1–5 LSTM layers of 16–96 units and skips, scored on the validation part;
-#      ~3–5 min), its best trained and evaluated: OUT/search/search.csv, search.png, and
+#      60 s here), its best trained and evaluated: OUT/search/search.csv, search.png, and
 #      OUT/search_evaluate/summary.json. Candidates share out over ranks under
 #      GEOPHYSICS_MPIEXEC="mpiexec -n 2".
 # Not yet in it: the neural-step coupler (docs/validation/qg.md).
