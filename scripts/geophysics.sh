@@ -7,8 +7,13 @@
 #   3. `surrox evaluate` on the test part: R² per mode, RMSE of ψ and ACC per lead for the LSTM,
 #      persistence, climatology and the linear model;
 #   4. the figure: OUT/figures/qg_emulator.png (first POD coefficient against truth, skill
-#      against lead time), from python3-matplotlib.
-# Not yet in it: the architecture search and the neural-step coupler (docs/validation/qg.md).
+#      against lead time), from python3-matplotlib;
+#   5. a small architecture search (cases/qg/pod_lstm_search.yml with a budget of 16: aging
+#      evolution over 1–5 LSTM layers of 16–96 units and skips, scored on the validation part;
+#      60 s here), its best trained and evaluated: OUT/search/search.csv, search.png, and
+#      OUT/search_evaluate/summary.json. Candidates share out over ranks under
+#      GEOPHYSICS_MPIEXEC="mpiexec -n 2".
+# Not yet in it: the neural-step coupler (docs/validation/qg.md).
 # Needs a built surrox. A rerun skips the dataset when it exists.
 #
 # Usage: scripts/geophysics.sh [OUT]     (default out/geophysics)
@@ -20,19 +25,24 @@ out="$(mkdir -p "${1:-$root/out/geophysics}" && cd "${1:-$root/out/geophysics}" 
 start=$(date +%s)
 stamp() { echo "geophysics: $1 ($(( $(date +%s) - start )) s)"; }
 
-stamp "1/4 emulation dataset → $out/dataset"
+stamp "1/5 emulation dataset → $out/dataset"
 [ -f "$out/dataset/fields.h5" ] ||
   "$surrox" run "$root/cases/qg/emulation.yaml" -o "$out/dataset" --log-level warn
 
-stamp "2/4 POD-LSTM training → $out/train"
+stamp "2/5 POD-LSTM training → $out/train"
 "$surrox" train "$root/cases/qg/pod_lstm.yml" -o "$out/train" --log-level warn \
   --set "data.path=$out/dataset/fields.h5"
 
-stamp "3/4 evaluation on the test part → $out/evaluate"
+stamp "3/5 evaluation on the test part → $out/evaluate"
 "$surrox" evaluate "$out/train/model.pt" "$out/dataset/fields.h5" -o "$out/evaluate" \
   --log-level warn
 
-stamp "4/4 figures → $out/figures"
+stamp "4/5 figures → $out/figures"
 /usr/bin/python3 "$root/scripts/figures/qg_emulator.py" "$out/evaluate" --out "$out/figures" ||
   echo "geophysics: no figures (python3-matplotlib missing?)"
-stamp "done; numbers in $out/evaluate/summary.json"
+stamp "5/5 architecture search (budget 16) → $out/search"
+${GEOPHYSICS_MPIEXEC:-} "$surrox" train "$root/cases/qg/pod_lstm_search.yml" -o "$out/search" \
+  --log-level warn --set "data.path=$out/dataset/fields.h5" --set search.budget=16
+"$surrox" evaluate "$out/search/model.pt" "$out/dataset/fields.h5" -o "$out/search_evaluate" \
+  --log-level warn
+stamp "done; numbers in $out/evaluate/summary.json and $out/search_evaluate/summary.json"

@@ -11,6 +11,7 @@
 #include "training/loss_plot.hpp"
 #include "training/pod_lstm_metrics.hpp"
 #include "training/pod_lstm_model.hpp"
+#include "training/pod_lstm_search.hpp"
 #include "training/trainer.hpp"
 
 namespace surrox::training {
@@ -145,13 +146,58 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
       s.steps(), m.field, m.basis.points(), m.basis.size(), m.basis.captured_energy(),
       train_set.rows(), validation_set.rows(), test_starts.size());
 
-  torch::manual_seed(static_cast<std::uint64_t>(training.integer("seed")));
-  m.network = std::make_shared<surrogates::pod::StackedLstm>(m.options);
   // With the highway, training starts from the least-squares linear model (in scaled units).
-  if (m.options.highway)
-    m.network->start_from_linear(
-        LinearForecaster::fit(train_set.inputs, train_set.targets).weights.to(torch::kFloat32));
+  const torch::Tensor linear_start =
+      m.options.highway
+          ? LinearForecaster::fit(train_set.inputs, train_set.targets).weights.to(torch::kFloat32)
+          : torch::Tensor();
+  const auto new_network = [&](const surrogates::pod::StackedLstmOptions& options,
+                               std::uint64_t seed) {
+    torch::manual_seed(seed);
+    auto network = std::make_shared<surrogates::pod::StackedLstm>(options);
+    if (options.highway) network->start_from_linear(linear_start);
+    return network;
+  };
   if (r.runtime.root()) std::filesystem::create_directories(r.output_dir);
+
+  const CaseNode search = root.section("search");
+  if (search_requested(search)) {
+    // Candidates are scored on the validation windows; the test part stays unseen.
+    if (validation_starts.empty())
+      search.fail("budget",
+                  "the search scores candidates on the validation part, which holds no "
+                  "window (raise data.split_validation)");
+    const Windows vw = make_windows(coefficients, validation_starts, in, out);
+    const torch::Tensor validation_fields = pod_output_fields(s, validation_starts, in, out);
+    const auto seed = static_cast<std::uint64_t>(search.integer("seed"));
+    // The training section with the search's epochs: a candidate ends as a full run does
+    // (early stopping, the best epoch's weights restored).
+    YAML::Node short_run = YAML::Clone(training.yaml());
+    short_run["epochs"] = search.integer("epochs");
+    const CaseNode candidate_training(short_run, training.origin_ptr(), training.path());
+    nlohmann::json report;
+    const Candidate best = search_architecture(
+        search, r.runtime.comm(), r.output_dir,
+        [&](const Candidate& c) {
+          PodLstmModel candidate = m;
+          candidate.options.layers = c.architecture.layers;
+          candidate.options.skips = c.architecture.skips;
+          candidate.network =
+              new_network(candidate.options, seed * 100003 + static_cast<std::uint64_t>(c.id));
+          Trainer single(candidate_training);  // this rank alone
+          single.fit(*candidate.network, train_set, validation_set,
+                     r.output_dir / "search" / fmt::format("candidate_{:03d}", c.id));
+          return measure_skill(candidate.forecast(vw.inputs), vw.targets, validation_fields,
+                               m.basis)
+              .mean_r2;
+        },
+        report);
+    m.options.layers = best.architecture.layers;
+    m.options.skips = best.architecture.skips;
+    results["search"] = report;
+  }
+
+  m.network = new_network(m.options, static_cast<std::uint64_t>(training.integer("seed")));
   Trainer trainer(training, collective_data_parallel(r.runtime.comm()));
   const TrainResult fit =
       trainer.fit(*m.network, train_set, validation_set, r.output_dir, r.resume, r.max_epochs);
@@ -270,6 +316,8 @@ Schema pod_lstm_schema() {
       .fallback("false");
   root.section("network", network, "the forecaster");
   root.section("training", Trainer::schema(), "optimizer, schedule, loss, epochs, checkpoints");
+  root.section("search", search_schema(),
+               "architecture search over the network's layers and skips (off by default)");
   return root;
 }
 

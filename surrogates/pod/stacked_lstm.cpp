@@ -10,7 +10,8 @@ nlohmann::json StackedLstmOptions::to_json() const {
           {"output_steps", output_steps},
           {"layers", layers},
           {"skip", skip},
-          {"highway", highway}};
+          {"highway", highway},
+          {"skips", skips}};
 }
 
 StackedLstmOptions StackedLstmOptions::from_json(const nlohmann::json& j) {
@@ -21,6 +22,7 @@ StackedLstmOptions StackedLstmOptions::from_json(const nlohmann::json& j) {
   o.layers = j.at("layers").get<std::vector<long>>();
   o.skip = j.at("skip").get<bool>();
   o.highway = j.value("highway", false);
+  if (j.contains("skips")) o.skips = j.at("skips").get<std::vector<bool>>();
   return o;
 }
 
@@ -33,7 +35,7 @@ StackedLstm::StackedLstm(StackedLstmOptions options) : options_(std::move(option
     lstm_.push_back(
         register_module("lstm" + std::to_string(l),
                         torch::nn::LSTM(torch::nn::LSTMOptions(width, h).batch_first(true))));
-    if (options_.skip && l >= 2) {
+    if (options_.skip_at(l)) {
       const long from = options_.layers[l - 2];
       skip_.push_back(register_module(
           "skip" + std::to_string(l),
@@ -57,7 +59,7 @@ torch::Tensor StackedLstm::forward(const torch::Tensor& input) {
   for (std::size_t l = 0; l < lstm_.size(); ++l) {
     torch::Tensor in = x;
     // Layer l's input is layer l − 1's output plus (with skips) layer l − 2's, mapped to its width.
-    if (options_.skip && l >= 2) in = in + skip_[l](outputs[l - 2]);
+    if (options_.skip_at(l)) in = in + skip_[l](outputs[l - 2]);
     x = std::get<0>(lstm_[l]->forward(in));
     outputs.push_back(x);
   }

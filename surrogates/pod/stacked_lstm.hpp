@@ -18,7 +18,14 @@ struct StackedLstmOptions {
   long modes = 5, input_steps = 8, output_steps = 8;
   std::vector<long> layers = {32};  // hidden width per layer, bottom first
   bool skip = false;
+  // Per layer (the architecture search's choice); when non-empty it replaces `skip`: layer
+  // l ≥ 2 has the skip connection where skips[l] is true.
+  std::vector<bool> skips;
   bool highway = false;
+
+  bool skip_at(std::size_t l) const {
+    return l >= 2 && (skips.empty() ? skip : (l < skips.size() && skips[l]));
+  }
 
   nlohmann::json to_json() const;
   static StackedLstmOptions from_json(const nlohmann::json& j);
