@@ -30,14 +30,21 @@ def read(path):
         return list(csv.DictReader(f))
 
 
+# A run stopped before its end (no summary.json) counts with the last row of its partial monitor
+# and without a surface (the legend says so).
 runs = []
 for d in sorted(runs_dir.glob("a10_*x*"), key=lambda p: int(p.name.split("_")[1].split("x")[0])):
     if (d / "summary.json").exists():
-        runs.append((d.name.split("_")[1], d, json.loads((d / "summary.json").read_text())))
+        s = json.loads((d / "summary.json").read_text())["results"]["airfoil"]
+        runs.append((d.name.split("_")[1], d, s))
+    elif (d / "monitor.csv.partial").exists():
+        last = read(d / "monitor.csv.partial")[-1]
+        s = {k: float(last[k]) for k in ("cl", "cd", "cd_pressure", "cd_friction")}
+        runs.append((d.name.split("_")[1] + f" (stopped at {last['step']})", d, s))
 
 fig, ax = plt.subplots(figsize=(6, 4.5))
 for name, d, _ in runs:
-    mon = read(d / "monitor.csv")
+    mon = read(d / "monitor.csv") if (d / "monitor.csv").exists() else read(d / "monitor.csv.partial")
     step = [int(r["step"]) for r in mon]
     ax.semilogy(step, [float(r["res_rho"]) for r in mon], label=f"{name} density")
     ax.semilogy(step, [float(r["res_nu_tilde"]) for r in mon], ":", label=f"{name} ν̃")
@@ -50,6 +57,8 @@ fig.savefig(out / "rans_naca0012_residuals.png", dpi=120)
 
 fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.5))
 for name, d, _ in runs:
+    if not (d / "surface.csv").exists():
+        continue
     surf = read(d / "surface.csv")
     for up, style in ((1, "-"), (0, "--")):
         pts = sorted((float(r["x_over_c"]), float(r["cp"]), float(r["cf"])) for r in surf if int(r["upper"]) == up)
