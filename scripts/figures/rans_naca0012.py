@@ -2,7 +2,8 @@
 """Figures of the NACA 0012 section of docs/validation/rans.md from the runs of
 scripts/validate_rans_naca0012.sh (folders a<alpha>_<ni>x<nj> with monitor.csv, surface.csv).
 
-  rans_naca0012_residuals.png   density and ν̃ residuals against cycles, per grid (α = 10°)
+  rans_naca0012_residuals.png   density and ν̃ residuals against cycles, per grid (α = 10°) and
+                                variants of a grid (folders a10_<ni>x<nj>_<name>, e.g. _cfl20)
   rans_naca0012_cp_cf.png       Cp and Cf against x/c on each grid (α = 10°); TMR's CFL3D/FUN3D
                                 surface data were not reachable from this machine: ours only
   rans_naca0012_forces.png      CL and CD against 1/N with TMR's grid-converged SA bands
@@ -36,11 +37,11 @@ runs = []
 for d in sorted(runs_dir.glob("a10_*x*"), key=lambda p: int(p.name.split("_")[1].split("x")[0])):
     if (d / "summary.json").exists():
         s = json.loads((d / "summary.json").read_text())["results"]["airfoil"]
-        runs.append((d.name.split("_")[1], d, s))
+        runs.append((d.name[4:], d, s))
     elif (d / "monitor.csv.partial").exists():
         last = read(d / "monitor.csv.partial")[-1]
         s = {k: float(last[k]) for k in ("cl", "cd", "cd_pressure", "cd_friction")}
-        runs.append((d.name.split("_")[1] + f" (stopped at {last['step']})", d, s))
+        runs.append((d.name[4:] + f" (stopped at {last['step']})", d, s))
 
 fig, ax = plt.subplots(figsize=(6, 4.5))
 for name, d, _ in runs:
@@ -55,6 +56,9 @@ ax.legend(fontsize=8)
 fig.tight_layout()
 fig.savefig(out / "rans_naca0012_residuals.png", dpi=120)
 
+# Variants of a grid (a10_128x64_cfl20) appear in the residual figure only.
+variants = [r for r in runs if "_" in r[0].split(" ")[0]]
+runs = [r for r in runs if r not in variants]
 fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.5))
 for name, d, _ in runs:
     if not (d / "surface.csv").exists():
@@ -78,7 +82,9 @@ fig.savefig(out / "rans_naca0012_cp_cf.png", dpi=120)
 
 fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 4))
 inv_n = [1 / int(n.split("x")[0]) for n, _, _ in runs]
-a1.plot(inv_n, [s["cl"] for _, _, s in runs], "o-", label="surrox")
+stopped = [n for n, _, _ in runs if "stopped" in n]
+a1.plot(inv_n, [s["cl"] for _, _, s in runs], "o-",
+        label="surrox" + (f" ({', '.join(stopped)}: not converged)" if stopped else ""))
 a1.axhspan(*TMR_CL, color="k", alpha=0.3, label="TMR SA (grid-converged)")
 a2.plot(inv_n, [s["cd"] for _, _, s in runs], "o-", label="CD")
 a2.plot(inv_n, [s["cd_pressure"] for _, _, s in runs], "s--", label="CD pressure")
