@@ -6,7 +6,9 @@
 # medium 6000, the fine grid stops on the Cauchy test of CL and CD (at most 5000 cycles).
 # ALPHA (default 10) sets the angle of attack. Writes one run folder per grid into OUT (default
 # /tmp/surrox-rans-naca); scripts/figures/rans_naca0012.py draws the figures from them.
-# Time on the 2-core development machine, alone: about 1, 4 and 15 minutes.
+# Time measured on the 2-core development machine: the coarse grid 55 s alone; the medium 3 min of
+# CPU (15 min wall while sharing the machine); the fine grid ran 1930 cycles in 22 min while
+# sharing it (about 1.4 cycles/s) and was stopped there, so a full run takes an hour or more.
 set -euo pipefail
 BIN=${BIN:-build/release/apps/surrox}
 CASE=cases/airfoil/naca0012_rans.yaml
