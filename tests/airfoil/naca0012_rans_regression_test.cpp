@@ -28,7 +28,7 @@ TEST(Naca0012RansRegression, CoarseGridForcesAndConvergence) {
                 "run " + rans + " -o " + dir.string() +
                     " --set solver.max_iterations=2000 --set solver.mesh.cells_around=128"
                     " --set solver.mesh.cells_normal=64 --set solver.mesh.first_cell_height=4e-6"
-                    " --set solver.convergence.stop_on=[residual]"
+                    " --set 'solver.convergence.stop_on=[residual]'"
                     " --set output.vtk=false --set output.monitor_interval=100",
                 &out),
             0)
