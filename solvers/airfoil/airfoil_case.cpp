@@ -50,6 +50,12 @@ Schema turbulence_schema() {
       .units("K")
       .above(0)
       .fallback("300");
+  s.real("cfl",
+         "CFL number of ν̃'s implicit step, capped by the mean flow's (which ramps); 0: the mean "
+         "flow's. A smaller one damps the period-2 cycle of the loosely coupled ν̃ step that can "
+         "stall large-CFL runs (docs/validation/rans.md)")
+      .at_least(0)
+      .fallback("0");
   return s;
 }
 
@@ -169,6 +175,7 @@ void AirfoilSolver::initialize(const CaseNode& config, Runtime& runtime) {
       lookup(kTurbulenceModelTable, turbulence.string("model"), turbulence, "model").value;
   p.nu_tilde_ratio = turbulence.real("nu_tilde_ratio");
   p.freestream_temperature = turbulence.real("freestream_temperature");
+  p.turbulence_cfl = turbulence.real("cfl");
   p.cfl = config.real("cfl");
   p.cfl_ramp = config.integer("cfl_ramp");
   p.max_iterations = config.integer("max_iterations");

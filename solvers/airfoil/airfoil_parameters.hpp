@@ -59,6 +59,10 @@ struct AirfoilParameters {
   sa::Model turbulence_model = sa::Model::kSaNeg;
   double nu_tilde_ratio = 3;
   double freestream_temperature = 300;  // K
+  // The CFL number of ν̃'s implicit step, at most the mean flow's; 0: the mean flow's. A smaller
+  // one damps the period-2 cycle of the loosely coupled ν̃ step at large time steps
+  // (docs/validation/rans.md).
+  double turbulence_cfl = 0;
 };
 
 // Parameter names: each table row gives a case-file name and its value, so choices and parsing

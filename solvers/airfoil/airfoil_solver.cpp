@@ -165,7 +165,7 @@ StepReport AirfoilSolver::advance() {
   // RANS, loosely coupled (turbulence.hpp): ν̃'s residual from the same state as the mean
   // flow's, its step after the mean flow's cycle.
   if (f.turbulent) {
-    f.turbulence->evaluate(f, cfl);
+    f.turbulence->evaluate(f, p_.turbulence_cfl > 0 ? std::min(cfl, p_.turbulence_cfl) : cfl);
     if (turbulence_first_residual_ == 0)
       turbulence_first_residual_ =
           f.turbulence->absolute_residual() > 0 ? f.turbulence->absolute_residual() : 1e-300;
