@@ -48,21 +48,21 @@ struct Milestones {
   long accuracy_cycles = -1, cauchy_cycles = -1;
   double accuracy_s = NAN, cauchy_s = NAN;
 };
-inline Milestones cold_milestones(const CaseRecord& c) {
+// `run` against the reference Cl and Cd; `start_s` is the time before its first cycle.
+inline Milestones milestones(const SteadyRun& run, double cl_reference, double cd_reference,
+                             double start_s) {
   Milestones m;
-  m.accuracy_cycles = cycles_to_accuracy(c.cold, c.cold.cl, c.cold.cd);
-  m.cauchy_cycles = c.cold.cauchy_cycle;
-  m.accuracy_s = seconds_at(c.cold, m.accuracy_cycles);
-  m.cauchy_s = seconds_at(c.cold, m.cauchy_cycles);
+  m.accuracy_cycles = cycles_to_accuracy(run, cl_reference, cd_reference);
+  m.cauchy_cycles = run.cauchy_cycle;
+  m.accuracy_s = start_s + seconds_at(run, m.accuracy_cycles);
+  m.cauchy_s = start_s + seconds_at(run, m.cauchy_cycles);
   return m;
 }
+inline Milestones cold_milestones(const CaseRecord& c) {
+  return milestones(c.cold, c.cold.cl, c.cold.cd, 0);
+}
 inline Milestones warm_milestones(const CaseRecord& c, const WarmRun& w) {
-  Milestones m;
-  m.accuracy_cycles = cycles_to_accuracy(w.run, c.cold.cl, c.cold.cd);
-  m.cauchy_cycles = w.run.cauchy_cycle;
-  m.accuracy_s = w.inference_s + seconds_at(w.run, m.accuracy_cycles);
-  m.cauchy_s = w.inference_s + seconds_at(w.run, m.cauchy_cycles);
-  return m;
+  return milestones(w.run, c.cold.cl, c.cold.cd, w.inference_s);
 }
 
 }  // namespace surrox::couplers

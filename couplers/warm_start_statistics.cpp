@@ -30,9 +30,7 @@ ModelSummary summarize_model(const std::vector<CaseRecord>& records, std::size_t
     const auto &cold_cycles = c.cold.levels.cycles(), &warm_cycles = w.run.levels.cycles();
     for (std::size_t l = 0; l < cold_cycles.size(); ++l)
       level_ratio[solvers::ResidualLevels::name(c.cold.levels.levels()[l])].push_back(
-          warm_cycles[l] > 0 && cold_cycles[l] > 0
-              ? static_cast<double>(cold_cycles[l]) / static_cast<double>(warm_cycles[l])
-              : NAN);
+          count_ratio(cold_cycles[l], warm_cycles[l]));
     const Milestones cold = cold_milestones(c), warm = warm_milestones(c, w);
     accuracy_ratio.push_back(count_ratio(cold.accuracy_cycles, warm.accuracy_cycles));
     accuracy_speedup.push_back(cold.accuracy_s / warm.accuracy_s);

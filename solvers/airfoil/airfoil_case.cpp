@@ -1,7 +1,6 @@
 // The airfoil solver's case-file section: its schema and the parameters read from it.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -182,11 +181,8 @@ void AirfoilSolver::initialize(const CaseNode& config, Runtime& runtime) {
   p.residual_drop = config.real("residual_drop");
   const CaseNode convergence = config.section("convergence");
   p.stop_on = convergence.strings("stop_on");
-  const std::vector<std::string> criteria{"residual", "cl", "cd"};
-  for (const auto& c : p.stop_on)
-    if (std::find(criteria.begin(), criteria.end(), c) == criteria.end())
-      convergence.fail("stop_on", "unknown criterion '" + c + "'; valid: residual, cl, cd");
-  if (p.stop_on.empty()) convergence.fail("stop_on", "at least one of: residual, cl, cd");
+  if (const std::string problem = stop_on_problem(p.stop_on); !problem.empty())
+    convergence.fail("stop_on", problem);
   p.cauchy_elements = convergence.integer("cauchy_elements");
   p.cauchy_epsilon = convergence.real("cauchy_epsilon");
   p.limiter = lookup(kLimiterTable, config.string("limiter"), config, "limiter").value;

@@ -65,6 +65,16 @@ struct AirfoilParameters {
   double turbulence_cfl = 0;
 };
 
+// What is wrong with a stop_on list (an unknown criterion, or none), or "" when it is valid;
+// the case file and the C++ entry both check with it.
+inline std::string stop_on_problem(const std::vector<std::string>& stop_on) {
+  if (stop_on.empty()) return "needs at least one of: residual, cl, cd";
+  for (const auto& c : stop_on)
+    if (c != "residual" && c != "cl" && c != "cd")
+      return "unknown criterion '" + c + "'; valid: residual, cl, cd";
+  return "";
+}
+
 // Parameter names: each table row gives a case-file name and its value, so choices and parsing
 // share one list.
 template <class T>

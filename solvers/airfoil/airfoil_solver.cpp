@@ -37,19 +37,18 @@ void AirfoilSolver::initialize(const AirfoilParameters& parameters,
 
   FlowLevel& f = fine();
   p_ = f.parameters;
-  std::vector<std::string> cauchy_fields;
+  if (const std::string problem = stop_on_problem(p_.stop_on); !problem.empty())
+    throw InputError("airfoil: stop_on " + problem);
+  if (p_.cauchy_elements < 2 || !(p_.cauchy_epsilon > 0))
+    throw InputError("airfoil: cauchy_elements must be ≥ 2 and cauchy_epsilon > 0");
+  std::vector<std::string> cauchy_fields;  // the coefficients of stop_on
   stop_on_residual_ = false;
   for (const auto& c : p_.stop_on) {
     if (c == "residual")
       stop_on_residual_ = true;
-    else if (c == "cl" || c == "cd")
-      cauchy_fields.push_back(c);
     else
-      throw InputError("airfoil: unknown stopping criterion '" + c + "' (valid: residual, cl, cd)");
+      cauchy_fields.push_back(c);
   }
-  if (p_.stop_on.empty() || p_.cauchy_elements < 2 || !(p_.cauchy_epsilon > 0))
-    throw InputError(
-        "airfoil: stop_on needs a criterion, cauchy_elements ≥ 2 and cauchy_epsilon > 0");
   cauchy_ = CauchyCriterion(cauchy_fields, p_.cauchy_elements, p_.cauchy_epsilon);
   ni_ = ni;
   nj_ = nj;

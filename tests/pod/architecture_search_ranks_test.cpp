@@ -34,14 +34,7 @@ std::string search_ranks_table(const fs::path& csv) {
 
 TEST(ArchitectureSearchRanks, TwoRanksEqualOneRank) {
   const fs::path dir = surrox::testing::scratch_dir();
-  surrox::testing::pod_tiny_dataset(dir / "series.h5", 120);
-  const fs::path config = dir / "search.yaml";
-  std::ofstream(config) << "family: pod_lstm\n"
-                           "data: {path: series.h5, modes: 3}\n"
-                           "network: {layers: [8], highway: true}\n"
-                           "search: {budget: 4, population: 2, sample: 2, batch: 2, epochs: 2,\n"
-                           "         max_layers: 3, units: [4, 8]}\n"
-                           "training: {epochs: 1, batch_size: 16}\n";
+  const fs::path config = surrox::testing::pod_tiny_search_config(dir);
   std::string log;
   const std::string args = " train " + config.string() + " --threads 1 --log-level warn -o ";
   ASSERT_EQ(surrox::testing::run_surrox(args + (dir / "one").string(), &log), 0) << log;

@@ -19,7 +19,7 @@
 
 namespace fs = std::filesystem;
 using namespace surrox::training::pod_lstm;
-using surrox::testing::pod_tiny_dataset;
+using surrox::testing::pod_tiny_search_config;
 using surrox::testing::run_surrox;
 using surrox::testing::scratch_dir;
 
@@ -158,14 +158,7 @@ TEST(ArchitectureSearch, BadSpaceOrBudgetIsRejected) {
 
 TEST(ArchitectureSearchTrain, BestIsTheMaximumOfTheTableAndIsSaved) {
   const fs::path dir = scratch_dir();
-  pod_tiny_dataset(dir / "series.h5", 120);
-  const fs::path config = dir / "search.yaml";
-  std::ofstream(config) << "family: pod_lstm\n"
-                           "data: {path: series.h5, modes: 3}\n"
-                           "network: {layers: [8], highway: true}\n"
-                           "search: {budget: 4, population: 2, sample: 2, batch: 2, epochs: 2,\n"
-                           "         max_layers: 3, units: [4, 8]}\n"
-                           "training: {epochs: 1, batch_size: 16}\n";
+  const fs::path config = pod_tiny_search_config(dir);
   std::string log;
   ASSERT_EQ(run_surrox("train " + config.string() + " -o " + (dir / "train").string() +
                            " --threads 1 --log-level warn",

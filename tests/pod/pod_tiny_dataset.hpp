@@ -3,6 +3,7 @@
 // image, written as a surrox dataset.
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 
 #include "io/hdf5_dataset.hpp"
 
@@ -34,6 +35,19 @@ inline std::filesystem::path pod_tiny_dataset(const std::filesystem::path& path,
   }
   writer.close();
   return path;
+}
+
+// A pod_lstm config with a small search over the tiny dataset `dir`/series.h5 (written here).
+inline std::filesystem::path pod_tiny_search_config(const std::filesystem::path& dir) {
+  pod_tiny_dataset(dir / "series.h5", 120);
+  const std::filesystem::path config = dir / "search.yaml";
+  std::ofstream(config) << "family: pod_lstm\n"
+                           "data: {path: series.h5, modes: 3}\n"
+                           "network: {layers: [8], highway: true}\n"
+                           "search: {budget: 4, population: 2, sample: 2, batch: 2, epochs: 2,\n"
+                           "         max_layers: 3, units: [4, 8]}\n"
+                           "training: {epochs: 1, batch_size: 16}\n";
+  return config;
 }
 
 }  // namespace surrox::testing
