@@ -3,7 +3,7 @@
 add_library(surrox_options INTERFACE)
 target_compile_options(surrox_options INTERFACE -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers)
 if(SURROX_SANITIZE)
-  target_compile_options(surrox_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
+  target_compile_options(surrox_options INTERFACE -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
   target_link_options(surrox_options INTERFACE -fsanitize=address,undefined)
 endif()
 

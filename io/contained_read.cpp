@@ -12,8 +12,15 @@
 
 namespace surrox::io {
 
+namespace {
+bool containment_on = true;
+}  // namespace
+
+void contain_library_crashes(bool on) { containment_on = on; }
+
 void probe_in_child(const std::function<void()>& read, const std::string& file,
                     const std::string& library) {
+  if (!containment_on) return;
   int initialized = 0, ranks = 1;
   MPI_Initialized(&initialized);
   if (initialized) MPI_Comm_size(MPI_COMM_WORLD, &ranks);

@@ -15,4 +15,8 @@ namespace surrox::io {
 void probe_in_child(const std::function<void()>& read, const std::string& file,
                     const std::string& library);
 
+// On by default. The fuzz target (fuzz/reader_fuzz.cpp) turns it off: a crash or sanitizer
+// report inside the child would otherwise be hidden from the fuzzer as a clean InputError.
+void contain_library_crashes(bool on);
+
 }  // namespace surrox::io

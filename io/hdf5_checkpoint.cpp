@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/version.hpp"
+#include "io/contained_read.hpp"
 #include "io/hdf5_handle.hpp"
 #include "io/hdf5_mpi.hpp"
 
@@ -279,6 +280,7 @@ Hdf5Checkpoint Hdf5Checkpoint::read(const std::filesystem::path& path, MPI_Comm 
   Hdf5Checkpoint checkpoint;
   std::string problem;
   try {
+    if (size == 1) probe_in_child([&] { read_piece(path, rank, size); }, path.string(), "HDF5");
     checkpoint = read_piece(path, rank, size);
   } catch (const Error& e) {
     problem = e.what();

@@ -1,16 +1,20 @@
 #include "io/hdf5_collection_cache.hpp"
 
+#include <functional>
+#include <numeric>
+
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "core/version.hpp"
+#include "io/contained_read.hpp"
 #include "io/hdf5_handle.hpp"
 
 namespace surrox::io {
 namespace {
 
 constexpr const char* kCacheFormat = "surrox-collection-cache";
-constexpr std::int64_t kCacheVersion = 1;
+constexpr std::int64_t kCacheVersion = 2;  // 2: /case_grids
 
 void write_cache_text(hid_t parent, const std::string& name, const std::string& text,
                       const h5::Where& where) {
@@ -111,6 +115,14 @@ CollectionCache read_cache_contents(const std::filesystem::path& path) {
   const auto targets = read_cache_matrix(file, "targets", rows, cout, where);
   std::vector<double> weights;
   if (counts[3]) weights = read_cache_matrix(file, "weights", rows, 1, where);
+  h5::Hid grids_dataset = h5::open_dataset(file, "case_grids", where);
+  if (h5::dataset_dims(grids_dataset, where) != std::vector<hsize_t>{cases, 3})
+    h5::fail(where, "/case_grids has the wrong shape");
+  std::vector<std::int64_t> grids(3 * cases);
+  if (cases > 0)
+    h5::check_status(
+        H5Dread(grids_dataset, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, grids.data()),
+        where, "cannot read /case_grids");
   for (std::size_t k = 0; k < cases; ++k) {
     const auto begin = static_cast<std::size_t>(offsets[k]),
                n = static_cast<std::size_t>(offsets[k + 1]) - begin;
@@ -119,6 +131,10 @@ CollectionCache read_cache_contents(const std::filesystem::path& path) {
     std::copy_n(inputs.begin() + begin * cin, n * cin, c.inputs.data());
     std::copy_n(targets.begin() + begin * cout, n * cout, c.targets.data());
     if (counts[3]) std::copy_n(weights.begin() + begin, n, c.weights.data());
+    for (std::size_t d = 0; d < 3 && grids[3 * k + d] > 0; ++d) c.grid.push_back(grids[3 * k + d]);
+    if (!c.grid.empty() && static_cast<std::size_t>(std::accumulate(
+                               c.grid.begin(), c.grid.end(), 1L, std::multiplies<long>())) != n)
+      h5::fail(where, "/case_grids disagrees with the rows of case " + names[k]);
     cache.cases.push_back(std::move(c));
   }
   return cache;
@@ -150,10 +166,11 @@ void write_collection_cache(const std::filesystem::path& path, const CollectionC
     write_cache_text(file, "input_names", join_cache_lines(cache.input_names), where);
     write_cache_text(file, "output_names", join_cache_lines(cache.output_names), where);
     std::vector<std::string> names;
-    std::vector<std::int64_t> offsets{0};
+    std::vector<std::int64_t> offsets{0}, grids;
     std::vector<double> inputs, targets, weights;
     for (const auto& c : cache.cases) {
       names.push_back(c.name);
+      for (std::size_t d = 0; d < 3; ++d) grids.push_back(d < c.grid.size() ? c.grid[d] : 0);
       offsets.push_back(offsets.back() + static_cast<std::int64_t>(c.inputs.extent(0)));
       inputs.insert(inputs.end(), c.inputs.data(), c.inputs.data() + c.inputs.size());
       targets.insert(targets.end(), c.targets.data(), c.targets.data() + c.targets.size());
@@ -166,6 +183,13 @@ void write_collection_cache(const std::filesystem::path& path, const CollectionC
     h5::check_status(
         H5Dwrite(offsets_dataset, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, offsets.data()),
         where, "cannot write /case_offsets");
+    h5::Hid grids_dataset = h5::create_dataset(file, "case_grids", H5T_STD_I64LE,
+                                               {cache.cases.size(), 3}, {}, {}, false, where);
+    if (!grids.empty())
+      h5::check_status(
+          H5Dwrite(grids_dataset, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, grids.data()),
+          where, "cannot write /case_grids");
+    grids_dataset.reset();
     const auto rows = static_cast<hsize_t>(offsets.back());
     write_cache_matrix(file, "inputs", inputs, rows, cache.input_names.size(), where);
     write_cache_matrix(file, "targets", targets, rows, cache.output_names.size(), where);
@@ -186,6 +210,7 @@ std::optional<CollectionCache> read_collection_cache(const std::filesystem::path
     return std::nullopt;
   }
   try {
+    probe_in_child([&] { read_cache_contents(path); }, path.string(), "HDF5");
     CollectionCache cache = read_cache_contents(path);
     if (cache.fingerprint != fingerprint) {
       if (why) *why = "the data section, the manifest or a file changed";

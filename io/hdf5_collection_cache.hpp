@@ -15,9 +15,10 @@ namespace surrox::io {
 
 struct CachedCase {
   std::string name;
-  HostArray inputs;   // rows × input channels
-  HostArray targets;  // rows × output channels
-  HostArray weights;  // rows × 1, or empty (extent 0) when the data has no weight
+  HostArray inputs;        // rows × input channels
+  HostArray targets;       // rows × output channels
+  HostArray weights;       // rows × 1, or empty (extent 0) when the data has no weight
+  std::vector<long> grid;  // the rows' structured grid (ni, nj[, nk]), or empty
 };
 
 struct CollectionCache {

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "io/contained_read.hpp"
 #include "io/hdf5_dataset.hpp"
 #include "io/hdf5_handle.hpp"
 
@@ -168,9 +169,7 @@ herr_t visit(hid_t root, const char* name, const H5L_info_t* link, void* data) {
   return 0;
 }
 
-}  // namespace
-
-std::vector<Hdf5ObjectInfo> describe_hdf5(const std::filesystem::path& path) {
+std::vector<Hdf5ObjectInfo> describe_uncontained(const std::filesystem::path& path) {
   h5::quiet();
   const Where where{path.string(), true};
   Hid file = h5::open_for_reading(path, where);
@@ -199,6 +198,13 @@ std::vector<Hdf5ObjectInfo> describe_hdf5(const std::filesystem::path& path) {
   if (failure) std::rethrow_exception(failure);
   h5::check_status(status, where, "cannot walk the file");
   return objects;
+}
+
+}  // namespace
+
+std::vector<Hdf5ObjectInfo> describe_hdf5(const std::filesystem::path& path) {
+  probe_in_child([&] { describe_uncontained(path); }, path.string(), "HDF5");
+  return describe_uncontained(path);
 }
 
 }  // namespace surrox::io

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "core/version.hpp"
+#include "io/contained_read.hpp"
 #include "io/hdf5_dataset.hpp"
 #include "io/hdf5_handle.hpp"
 #include "io/xdmf_writer.hpp"
@@ -174,7 +175,9 @@ void write_hdf5_multiblock(const MeshCollection& blocks, const std::filesystem::
   write_text_atomically(xdmf_path_for(path), xdmf_collection_document(descriptions));
 }
 
-std::vector<std::string> hdf5_multiblock_blocks(const std::filesystem::path& path) {
+namespace {
+
+std::vector<std::string> multiblock_blocks_uncontained(const std::filesystem::path& path) {
   h5::quiet();
   const h5::Where where{path.string(), true};
   h5::Hid file = h5::open_for_reading(path, where);
@@ -193,10 +196,10 @@ std::vector<std::string> hdf5_multiblock_blocks(const std::filesystem::path& pat
   return names;
 }
 
-MeshCollection read_hdf5_multiblock(const std::filesystem::path& path) {
+MeshCollection read_multiblock_uncontained(const std::filesystem::path& path) {
   MeshCollection out;
   out.kind = MeshCollection::Kind::kMultiBlock;
-  for (const auto& name : hdf5_multiblock_blocks(path)) {
+  for (const auto& name : multiblock_blocks_uncontained(path)) {
     Hdf5DatasetReader reader(path, "/blocks/" + name);
     const auto times = reader.times();
     const MeshData mesh = reader.mesh();
@@ -213,6 +216,18 @@ MeshCollection read_hdf5_multiblock(const std::filesystem::path& path) {
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<std::string> hdf5_multiblock_blocks(const std::filesystem::path& path) {
+  probe_in_child([&] { multiblock_blocks_uncontained(path); }, path.string(), "HDF5");
+  return multiblock_blocks_uncontained(path);
+}
+
+MeshCollection read_hdf5_multiblock(const std::filesystem::path& path) {
+  probe_in_child([&] { read_multiblock_uncontained(path); }, path.string(), "HDF5");
+  return read_multiblock_uncontained(path);
 }
 
 }  // namespace surrox::io

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "core/version.hpp"
+#include "io/contained_read.hpp"
 #include "io/hdf5_handle.hpp"
 
 namespace surrox::io {
@@ -325,6 +326,28 @@ struct SweepDatasetReader::Impl {
 
 SweepDatasetReader::SweepDatasetReader(const std::filesystem::path& path)
     : impl_(std::make_unique<Impl>()) {
+  // The reads are lazy, so the probe reads everything the reader can be asked for.
+  probe_in_child(
+      [&] {
+        SweepDatasetReader whole(path, Uncontained{});
+        whole.sweep_yaml();
+        for (const auto& name : whole.parameter_names()) whole.parameter_text(name);
+        for (const auto& name : whole.result_names()) whole.result(name);
+        for (std::size_t index = 0; index < whole.cases(); ++index) {
+          whole.points(index);
+          for (const auto& field : whole.fields()) whole.read(field.name, index);
+        }
+      },
+      path.string(), "HDF5");
+  open(path);
+}
+
+SweepDatasetReader::SweepDatasetReader(const std::filesystem::path& path, Uncontained)
+    : impl_(std::make_unique<Impl>()) {
+  open(path);
+}
+
+void SweepDatasetReader::open(const std::filesystem::path& path) {
   h5::quiet();
   Impl& d = *impl_;
   d.path = path;

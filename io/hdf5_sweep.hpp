@@ -46,7 +46,8 @@ class SweepDatasetWriter {
 };
 
 // Reads a sweep dataset (no MPI). Anything that is not a complete surrox sweep dataset is an
-// InputError naming the file and the reason.
+// InputError naming the file and the reason, also when the file makes HDF5 itself crash
+// (io/contained_read.hpp: the whole file is read once in a child process first).
 class SweepDatasetReader {
  public:
   explicit SweepDatasetReader(const std::filesystem::path& path);
@@ -72,6 +73,9 @@ class SweepDatasetReader {
   std::string sweep_yaml() const;
 
  private:
+  struct Uncontained {};
+  SweepDatasetReader(const std::filesystem::path& path, Uncontained);
+  void open(const std::filesystem::path& path);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

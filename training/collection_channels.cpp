@@ -331,6 +331,11 @@ CollectionRows collection_rows(const io::MeshCollection& file, const CollectionC
   rows.output_names = outputs.names();
   rows.inputs = inputs.matrix("inputs");
   rows.targets = outputs.matrix("targets");
+  if (mesh.kind == io::MeshKind::kStructured || mesh.kind == io::MeshKind::kImage)
+    for (int d = 0; d < 3; ++d) {
+      const long n = mesh.extent[2 * d + 1] - mesh.extent[2 * d] + (spec.on_cells ? 0 : 1);
+      if (n > 1) rows.grid.push_back(n);
+    }
   if (!spec.weight.empty()) {
     weights.add(spec.weight);
     if (weights.names().size() != 1)

@@ -52,6 +52,9 @@ inline constexpr const char* kCellSizeChannel = "cell_size";
 struct CollectionRows {
   std::vector<std::string> input_names, output_names;  // expanded: velocity → velocity[0..2]
   io::HostArray inputs, targets, weights;  // rows × channels; weights rows × 1 or empty
+  // The rows' structured grid (ni, nj[, nk]: points or cells per direction with more than one,
+  // rows in VTK order, i fastest) when the block is a .vts or .vti; empty otherwise.
+  std::vector<long> grid;
 };
 
 // One case's rows. `with_targets` false: outputs are not read (a file to predict on). An

@@ -74,6 +74,34 @@ Normalization collection_statistics(const torch::Tensor& rows,
   return n;
 }
 
+// A grid network (layout grid) sees a case as [C, nj, ni]: every case must be the same 2D
+// structured grid (.vts or .vti). Returns (ni, nj); InputError naming the first case that is not.
+std::vector<long> shared_grid_of(const CaseNode& c, const std::vector<std::string>& names,
+                                 const std::vector<std::vector<long>>& grids) {
+  for (std::size_t k = 0; k < grids.size(); ++k) {
+    if (grids[k].size() != 2)
+      c.fail("files",
+             fmt::format("a grid network needs every case on a 2D structured grid (.vts or .vti); "
+                         "case '{}' is {} (a per-point network such as mlp takes any mesh)",
+                         names[k],
+                         grids[k].empty() ? std::string("unstructured")
+                                          : fmt::format("{}", fmt::join(grids[k], " × "))));
+    if (grids[k] != grids.front())
+      c.fail("files", fmt::format("a grid network needs one grid shared by every case; case '{}' "
+                                  "is {}, case '{}' is {}",
+                                  names[k], fmt::join(grids[k], " × "), names.front(),
+                                  fmt::join(grids.front(), " × ")));
+  }
+  return grids.empty() ? std::vector<long>{} : grids.front();
+}
+
+// Rows [cases · ni · nj, C] of cases on one grid → [cases, C, nj, ni] (rows are i fastest).
+torch::Tensor as_grid_batch(const torch::Tensor& rows, const std::vector<long>& grid) {
+  return rows.reshape({-1, grid[1] * grid[0], rows.size(1)})
+      .permute({0, 2, 1})
+      .reshape({-1, rows.size(1), grid[1], grid[0]});
+}
+
 CollectionChannelSpec collection_spec_of(const CaseNode& c) {
   CollectionChannelSpec spec;
   spec.on_cells = c.string("rows") == "cells";
@@ -102,7 +130,9 @@ Schema CollectionDataset::schema() {
   Schema s(
       "Training data from a collection of VTK/ParaView files (.vtu .vtp .vts .vti .pvtu .pvd .vtm, "
       "legacy .vtk), one case per file: named point or cell arrays and derived channels as "
-      "inputs and outputs, cases split whole.");
+      "inputs and outputs, cases split whole. Per-point networks (mlp) take cases on different "
+      "meshes; grid networks (unet) need every case on one shared 2D structured grid (.vts, "
+      ".vti).");
   s.string("files",
            "a manifest (.csv or .yaml: `file`, optional `name`, then the case's parameters) or a "
            "glob of VTK files (e.g. cases/*.vtu), relative to this config's folder");
@@ -147,10 +177,6 @@ Schema CollectionDataset::schema() {
 }
 
 FieldDataset CollectionDataset::load(const CaseNode& c, surrogates::SampleLayout layout) {
-  if (layout != surrogates::SampleLayout::kPoints)
-    c.fail("files",
-           "a collection of files trains per-point networks (e.g. mlp); grid networks need a "
-           "sweep dataset whose cases share one structured grid");
   const auto split = c.reals("split");
   if (std::abs(split[0] + split[1] + split[2] - 1) > 1e-9 ||
       *std::min_element(split.begin(), split.end()) < 0)
@@ -188,7 +214,7 @@ FieldDataset CollectionDataset::load(const CaseNode& c, surrogates::SampleLayout
                         fmt::join(built.input_names, ", "), fmt::join(built.output_names, ", ")),
             {k.file.string()});
       }
-      built.cases.push_back({k.name, rows.inputs, rows.targets, rows.weights});
+      built.cases.push_back({k.name, rows.inputs, rows.targets, rows.weights, rows.grid});
     }
     try {
       io::write_collection_cache(cache_path, built);
@@ -231,6 +257,17 @@ FieldDataset CollectionDataset::load(const CaseNode& c, surrogates::SampleLayout
   FieldDataset data;
   data.layout = layout;
   data.input_domains = {{"points", surrogates::PointInputs{3}}};
+  std::vector<long> grid;
+  if (layout == surrogates::SampleLayout::kGrid) {
+    std::vector<std::string> names;
+    std::vector<std::vector<long>> grids;
+    for (const auto& cached : cache->cases) {
+      names.push_back(cached.name);
+      grids.push_back(cached.grid);
+    }
+    grid = shared_grid_of(c, names, grids);
+    data.input_domains = {surrogates::grid_cells_input(grid)};
+  }
   data.source = spec.to_json();
   const bool weighted = !spec.weight.empty();
   auto assemble = [&](std::size_t first, std::size_t last, std::vector<std::string>& names) {
@@ -262,9 +299,17 @@ FieldDataset CollectionDataset::load(const CaseNode& c, surrogates::SampleLayout
     c.fail("weight", "the weight '" + spec.weight + "' has no positive mean on the training cases");
   const auto dtype = c.string("dtype") == "float64" ? torch::kFloat64 : torch::kFloat32;
   auto finish = [&](TensorSet& set) {
-    set.inputs = data.inputs.apply(set.inputs).to(dtype).contiguous();
-    set.targets = data.outputs.apply(set.targets).to(dtype).contiguous();
-    if (weighted) set.weights = (set.weights / mean_weight).to(dtype).contiguous();
+    set.inputs = data.inputs.apply(set.inputs);
+    set.targets = data.outputs.apply(set.targets);
+    if (weighted) set.weights = set.weights / mean_weight;
+    if (!grid.empty()) {
+      set.inputs = as_grid_batch(set.inputs, grid);
+      set.targets = as_grid_batch(set.targets, grid);
+      if (weighted) set.weights = set.weights.reshape({-1, grid[1], grid[0]});
+    }
+    set.inputs = set.inputs.to(dtype).contiguous();
+    set.targets = set.targets.to(dtype).contiguous();
+    if (weighted) set.weights = set.weights.to(dtype).contiguous();
   };
   finish(train);
   finish(valid);
@@ -292,8 +337,12 @@ FieldDataset CollectionDataset::load_all(const CaseNode& c, surrogates::SampleLa
   data.inputs = inputs;
   data.outputs = outputs;
   std::vector<torch::Tensor> xs, ys;
+  std::vector<std::string> names;
+  std::vector<std::vector<long>> grids;
   for (const auto& k : cases) {
     const CollectionRows rows = collection_rows(io::read_vtk(k.file), k, spec);
+    names.push_back(k.name);
+    grids.push_back(rows.grid);
     if (rows.input_names != inputs.names || rows.output_names != outputs.names)
       throw InputError(
           fmt::format("gives the channels {} → {}; the model takes {} → {}",
@@ -306,12 +355,27 @@ FieldDataset CollectionDataset::load_all(const CaseNode& c, surrogates::SampleLa
     ys.push_back(collection_tensor(rows.targets));
   }
   const auto dtype = c.string("dtype") == "float64" ? torch::kFloat64 : torch::kFloat32;
-  data.test.inputs = inputs.apply(torch::cat(xs)).to(dtype).contiguous();
-  data.test.targets = outputs.apply(torch::cat(ys)).to(dtype).contiguous();
+  data.test.inputs = inputs.apply(torch::cat(xs));
+  data.test.targets = outputs.apply(torch::cat(ys));
+  if (layout == surrogates::SampleLayout::kGrid) {
+    const std::vector<long> grid = shared_grid_of(c, names, grids);
+    data.input_domains = {surrogates::grid_cells_input(grid)};
+    data.test.inputs = as_grid_batch(data.test.inputs, grid);
+    data.test.targets = as_grid_batch(data.test.targets, grid);
+    data.test_case_rows.clear();  // one case per grid-batch row
+  }
+  data.test.inputs = data.test.inputs.to(dtype).contiguous();
+  data.test.targets = data.test.targets.to(dtype).contiguous();
   const long cin = static_cast<long>(inputs.names.size()),
              cout = static_cast<long>(outputs.names.size());
-  data.train = {torch::empty({0, cin}, dtype), torch::empty({0, cout}, dtype), {}};
-  data.validation = {torch::empty({0, cin}, dtype), torch::empty({0, cout}, dtype), {}};
+  auto empty = [&](long channels) {
+    return data.test.inputs.dim() == 4
+               ? torch::empty({0, channels, data.test.inputs.size(2), data.test.inputs.size(3)},
+                              dtype)
+               : torch::empty({0, channels}, dtype);
+  };
+  data.train = {empty(cin), empty(cout), {}};
+  data.validation = {empty(cin), empty(cout), {}};
   return data;
 }
 

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <set>
 #include <thread>
 
@@ -24,13 +25,14 @@ namespace {
 using testing::make_collection;
 
 FieldDataset load_collection(const std::filesystem::path& folder,
-                             std::vector<std::string> overrides) {
+                             std::vector<std::string> overrides,
+                             surrogates::SampleLayout layout = surrogates::SampleLayout::kPoints) {
   Schema root("test");
   root.section("data", CollectionDataset::schema(), "data");
   const io::CaseFile c =
       io::load_case_text("data: {files: manifest.csv, outputs: [u], dtype: float64}\n",
                          "train.yaml", root, overrides, folder);
-  return CollectionDataset::load(c.root.section("data"), surrogates::SampleLayout::kPoints);
+  return CollectionDataset::load(c.root.section("data"), layout);
 }
 
 std::set<std::string> all_cases(const FieldDataset& d) {
@@ -141,6 +143,82 @@ TEST(CollectionDataset, CacheIsReusedAndRebuiltWhenAFileChanges) {
   // A damaged cache is rebuilt, not an error.
   { std::ofstream(cache, std::ios::trunc) << "not hdf5"; }
   EXPECT_NO_THROW(load_collection(dir, {"data.split=[1, 0, 0]"}));
+}
+
+// Case k: a curvilinear ni × nj grid (.vts), x = i/(ni−1) + 0.1·j, y = j/(nj−1), with the
+// point array u = Re·x + y², Re = 1 + k.
+void write_grid_case(const std::filesystem::path& file, long ni, long nj, double re) {
+  io::MeshData mesh;
+  mesh.kind = io::MeshKind::kStructured;
+  mesh.extent = {0, ni - 1, 0, nj - 1, 0, 0};
+  mesh.points = io::HostArray("points", ni * nj, 3);
+  io::HostArray u("u", ni * nj, 1);
+  for (long j = 0; j < nj; ++j)
+    for (long i = 0; i < ni; ++i) {
+      const long p = i + ni * j;
+      mesh.points(p, 0) = double(i) / (ni - 1) + 0.1 * j;
+      mesh.points(p, 1) = double(j) / (nj - 1);
+      u(p, 0) = re * mesh.points(p, 0) + std::pow(mesh.points(p, 1), 2);
+    }
+  mesh.point_data = {{"u", u}};
+  io::write_vtk(mesh, file);
+}
+
+TEST(CollectionDataset, GridNetworksGetEachCaseAsOneGrid) {
+  const auto dir = surrox::testing::scratch_dir();
+  {
+    std::ofstream manifest(dir / "manifest.csv");
+    manifest << "file,Re\n";
+    for (int k = 0; k < 5; ++k) {
+      write_grid_case(dir / ("grid_" + std::to_string(k) + ".vts"), 6, 4, 1.0 + k);
+      manifest << "grid_" << k << ".vts," << 1.0 + k << "\n";
+    }
+  }
+  const FieldDataset d = load_collection(
+      dir, {"data.inputs=[coord_x, coord_y]", "data.parameters=[Re]", "data.split=[0.6, 0.2, 0.2]"},
+      surrogates::SampleLayout::kGrid);
+  // [cases, channels, nj, ni], each case one grid, statistics per channel.
+  ASSERT_EQ(d.train.inputs.sizes(), (std::vector<long>{3, 3, 4, 6}));
+  ASSERT_EQ(d.train.targets.sizes(), (std::vector<long>{3, 1, 4, 6}));
+  ASSERT_EQ(d.test.inputs.sizes(), (std::vector<long>{1, 3, 4, 6}));
+  EXPECT_EQ(d.input_domains.at(0).kind(), "structured_grid");
+  const auto x = d.inputs.invert(d.train.inputs).permute({0, 2, 3, 1});
+  const auto u = d.outputs.invert(d.train.targets).permute({0, 2, 3, 1});
+  for (long c = 0; c < 3; ++c) {
+    const double re = x[c][0][0][2].item<double>();
+    for (long j = 0; j < 4; ++j)
+      for (long i = 0; i < 6; ++i) {
+        EXPECT_NEAR(x[c][j][i][0].item<double>(), double(i) / 5 + 0.1 * j, 1e-12);
+        EXPECT_NEAR(x[c][j][i][1].item<double>(), double(j) / 3, 1e-12);
+        EXPECT_NEAR(u[c][j][i][0].item<double>(),
+                    re * (double(i) / 5 + 0.1 * j) + std::pow(double(j) / 3, 2), 1e-12);
+      }
+  }
+  // From the cache too: the same tensors.
+  const FieldDataset again = load_collection(
+      dir, {"data.inputs=[coord_x, coord_y]", "data.parameters=[Re]", "data.split=[0.6, 0.2, 0.2]"},
+      surrogates::SampleLayout::kGrid);
+  EXPECT_TRUE(torch::equal(d.train.inputs, again.train.inputs));
+  // Every case must be on the same grid.
+  write_grid_case(dir / "grid_4.vts", 7, 4, 5.0);
+  try {
+    load_collection(dir, {"data.parameters=[Re]"}, surrogates::SampleLayout::kGrid);
+    ADD_FAILURE() << "no InputError for grids of different sizes";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("one grid shared by every case"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(CollectionDataset, GridNetworksRefuseUnstructuredCases) {
+  const auto dir = surrox::testing::scratch_dir();
+  make_collection(dir, 3);
+  try {
+    load_collection(dir, {}, surrogates::SampleLayout::kGrid);
+    ADD_FAILURE() << "no InputError for a grid network on triangle meshes";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("is unstructured"), std::string::npos) << e.what();
+  }
 }
 
 void expect_input_error(const std::filesystem::path& dir, std::vector<std::string> overrides,
