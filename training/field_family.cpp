@@ -211,6 +211,8 @@ void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& resul
                  fmt::join(data.unconverged_cases_left_out, ", "));
   if (data.test.rows() == 0)
     throw InputError(request.data.string() + ": no case to evaluate the model on");
+  // A grid network needs the grid it was trained on (as the couplers check).
+  model->check_fits(data.input_domains, data.inputs.names, data.outputs.names);
 
   const torch::Tensor prediction = predict_split(*model, data, data.test);
   const torch::Tensor truth = data.outputs.invert(data.test.targets);

@@ -145,32 +145,13 @@ TEST(CollectionDataset, CacheIsReusedAndRebuiltWhenAFileChanges) {
   EXPECT_NO_THROW(load_collection(dir, {"data.split=[1, 0, 0]"}));
 }
 
-// Case k: a curvilinear ni × nj grid (.vts), x = i/(ni−1) + 0.1·j, y = j/(nj−1), with the
-// point array u = Re·x + y², Re = 1 + k.
-void write_grid_case(const std::filesystem::path& file, long ni, long nj, double re) {
-  io::MeshData mesh;
-  mesh.kind = io::MeshKind::kStructured;
-  mesh.extent = {0, ni - 1, 0, nj - 1, 0, 0};
-  mesh.points = io::HostArray("points", ni * nj, 3);
-  io::HostArray u("u", ni * nj, 1);
-  for (long j = 0; j < nj; ++j)
-    for (long i = 0; i < ni; ++i) {
-      const long p = i + ni * j;
-      mesh.points(p, 0) = double(i) / (ni - 1) + 0.1 * j;
-      mesh.points(p, 1) = double(j) / (nj - 1);
-      u(p, 0) = re * mesh.points(p, 0) + std::pow(mesh.points(p, 1), 2);
-    }
-  mesh.point_data = {{"u", u}};
-  io::write_vtk(mesh, file);
-}
-
 TEST(CollectionDataset, GridNetworksGetEachCaseAsOneGrid) {
   const auto dir = surrox::testing::scratch_dir();
   {
     std::ofstream manifest(dir / "manifest.csv");
     manifest << "file,Re\n";
     for (int k = 0; k < 5; ++k) {
-      write_grid_case(dir / ("grid_" + std::to_string(k) + ".vts"), 6, 4, 1.0 + k);
+      testing::write_grid_case(dir / ("grid_" + std::to_string(k) + ".vts"), 6, 4, 1.0 + k);
       manifest << "grid_" << k << ".vts," << 1.0 + k << "\n";
     }
   }
@@ -200,7 +181,7 @@ TEST(CollectionDataset, GridNetworksGetEachCaseAsOneGrid) {
       surrogates::SampleLayout::kGrid);
   EXPECT_TRUE(torch::equal(d.train.inputs, again.train.inputs));
   // Every case must be on the same grid.
-  write_grid_case(dir / "grid_4.vts", 7, 4, 5.0);
+  testing::write_grid_case(dir / "grid_4.vts", 7, 4, 5.0);
   try {
     load_collection(dir, {"data.parameters=[Re]"}, surrogates::SampleLayout::kGrid);
     ADD_FAILURE() << "no InputError for grids of different sizes";

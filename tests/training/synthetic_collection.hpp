@@ -3,6 +3,7 @@
 // is the unit square triangulated with n_k × n_k points (a different mesh per case), point
 // arrays u = Re·x + y² and velocity = (x, y, Re), cell array p = Re · (cell index), and a
 // CSV manifest listing file, Re and a shape group.
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -69,6 +70,25 @@ inline SyntheticCollection make_collection(const std::filesystem::path& folder, 
     out.points_per_side.push_back(n);
   }
   return out;
+}
+
+// A case on a curvilinear ni × nj grid (.vts): x = i/(ni−1) + 0.1·j, y = j/(nj−1), with the
+// point array u = Re·x + y².
+inline void write_grid_case(const std::filesystem::path& file, long ni, long nj, double re) {
+  io::MeshData mesh;
+  mesh.kind = io::MeshKind::kStructured;
+  mesh.extent = {0, ni - 1, 0, nj - 1, 0, 0};
+  mesh.points = io::HostArray("points", ni * nj, 3);
+  io::HostArray u("u", ni * nj, 1);
+  for (long j = 0; j < nj; ++j)
+    for (long i = 0; i < ni; ++i) {
+      const long p = i + ni * j;
+      mesh.points(p, 0) = double(i) / (ni - 1) + 0.1 * j;
+      mesh.points(p, 1) = double(j) / (nj - 1);
+      u(p, 0) = re * mesh.points(p, 0) + std::pow(mesh.points(p, 1), 2);
+    }
+  mesh.point_data = {{"u", u}};
+  io::write_vtk(mesh, file);
 }
 
 }  // namespace surrox::training::testing
