@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <yaml-cpp/yaml.h>
 
 #include <cmath>
 
@@ -99,17 +100,29 @@ void run_solver_to(QgSolver& solver, double time) {
   solver.limit_step_to(INFINITY);
 }
 
-// ω every k steps over `windows` windows: the POD and pretraining data [windows + 1, n].
-torch::Tensor training_snapshots(QgSolver& solver, long k, long windows) {
+// ω every k steps over `windows` windows ([windows + 1, n]: the POD and pretraining data) and
+// the ranges of energy and enstrophy they went through (the guard's bounds).
+struct TrainingRun {
+  torch::Tensor snapshots;
+  double energy_min = INFINITY, energy_max = -INFINITY;
+  double enstrophy_min = INFINITY, enstrophy_max = -INFINITY;
+};
+
+TrainingRun training_run(QgSolver& solver, long k, long windows) {
   const long n = solver.owned_nodes();
-  torch::Tensor snapshots = torch::empty({windows + 1, n}, torch::kFloat64);
+  const double area = solver.hx() * solver.hy();
+  TrainingRun t{torch::empty({windows + 1, n}, torch::kFloat64)};
   for (long w = 0; w <= windows; ++w) {
     if (w > 0)
       for (long s = 0; s < k; ++s) solver.advance();
     const std::vector<double> omega = solver.vorticity();
-    snapshots[w].copy_(torch::from_blob(const_cast<double*>(omega.data()), {n}, torch::kFloat64));
+    t.snapshots[w].copy_(torch::from_blob(const_cast<double*>(omega.data()), {n}, torch::kFloat64));
+    const double e = qg_energy(solver.streamfunction(), omega, area);
+    const double z = qg_enstrophy(omega, area);
+    t.energy_min = std::min(t.energy_min, e), t.energy_max = std::max(t.energy_max, e);
+    t.enstrophy_min = std::min(t.enstrophy_min, z), t.enstrophy_max = std::max(t.enstrophy_max, z);
   }
-  return snapshots;
+  return t;
 }
 
 // The comparison start with ω perturbed by 1e-8 of itself (a deterministic pattern): the pure
@@ -128,18 +141,22 @@ QgStartState perturbed(QgSolver& solver, const QgStartState& start) {
 nlohmann::json run_neural_step_case(Runtime& runtime, const NeuralStepSettings& s,
                                     const NeuralStepWindows& w, const CoupledCase& c,
                                     const std::filesystem::path& dir) {
+  // The solver itself runs past the case's end_time: steps that land on it would shorten the
+  // last window's steps (the windows stop at or before it).
+  YAML::Node open_ended = YAML::Clone(c.solver.yaml());
+  open_ended["end_time"] = 2 * c.solver.real("end_time") + 1;
   QgSolver solver;
-  solver.initialize(c.solver, runtime);
+  solver.initialize(CaseNode(open_ended, c.solver.origin_ptr(), c.solver.path()), runtime);
   Stopwatch spin_up;
   run_solver_to(solver, s.start_time);
   const double spin_up_s = spin_up.seconds();
   const double tau = double(w.k) * w.dt;
   const long training_windows = static_cast<long>(std::floor(s.training_time / tau + 1e-9));
   Stopwatch data_watch;
-  const torch::Tensor snapshots = training_snapshots(solver, w.k, training_windows);
+  const TrainingRun training = training_run(solver, w.k, training_windows);
   const double data_s = data_watch.seconds();
   Stopwatch fit_watch;
-  NeuralStepModel model(snapshots, s.model);
+  NeuralStepModel model(training.snapshots, s.model);
   const double fit_s = fit_watch.seconds();
   spdlog::info(
       "neural step: spin-up to t = {:.4g} ({:.1f} s); {} training windows of k = {} "
@@ -156,7 +173,8 @@ nlohmann::json run_neural_step_case(Runtime& runtime, const NeuralStepSettings& 
   const auto timed_pure = [&](const char* label, const QgStartState& from) {
     NeuralStepRow row{label};
     for (long r = 0; r < s.repeats; ++r) {
-      QgRunRecord run = run_pure_solver(solver, from, w, r == 0 && rows.empty());
+      QgRunRecord run =
+          run_pure_solver(solver, from, w, r == 0 && rows.empty() ? &model.basis() : nullptr);
       row.work_s.push_back(run.work_s);
       if (r == 0) row.run = std::move(run);
     }
@@ -171,6 +189,8 @@ nlohmann::json run_neural_step_case(Runtime& runtime, const NeuralStepSettings& 
     for (double tolerance : s.tolerances) {
       GuardTolerances t = s.guard;
       t.residual = tolerance;
+      t.energy_min = training.energy_min, t.energy_max = training.energy_max;
+      t.enstrophy_min = training.enstrophy_min, t.enstrophy_max = training.enstrophy_max;
       NeuralStepRow row{online ? "online" : "frozen", tolerance};
       for (long r = 0; r < s.repeats; ++r) {
         GuardedRecord g = run_guarded(solver, model, start, w, t, online);
@@ -192,6 +212,8 @@ nlohmann::json run_neural_step_case(Runtime& runtime, const NeuralStepSettings& 
                   {"captured_energy", model.basis().captured_energy()}};
   entry["network"] = {{"parameters", model.parameter_count()},
                       {"pretraining_loss", model.pretraining_loss()}};
+  entry["training_ranges"] = {{"energy", {training.energy_min, training.energy_max}},
+                              {"enstrophy", {training.enstrophy_min, training.enstrophy_max}}};
   entry["setup_s"] = {{"spin_up", spin_up_s}, {"training_data", data_s}, {"fit", fit_s}};
   return entry;
 }
@@ -234,9 +256,11 @@ Schema NeuralStepCoupler::schema() {
           "the guard's residual tolerances, one run each: the vorticity equation's trapezoid "
           "residual over the window relative to its tendency term (persistence scores 1)")
       .fallback("[0.05, 0.1, 0.2, 0.4]");
-  s.real("bounds", "largest relative change of energy and of enstrophy over one proposal")
+  s.real("bounds",
+         "margin b of the energy and enstrophy bounds: a proposal's must lie in [min (1 − b), "
+         "max (1 + b)] of the training run's")
       .above(0)
-      .fallback("0.05");
+      .fallback("0.1");
   s.real("projection", "largest relative POD projection error of the input ω (minus the POD mean)")
       .above(0)
       .fallback("0.8");

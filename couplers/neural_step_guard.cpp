@@ -47,9 +47,12 @@ GuardVerdict check_proposal(solvers::qg::QgSolver& solver, const QgWindowStart& 
   v.psi = solver.streamfunction();
   v.energy = qg_energy(v.psi, proposal, area);
   v.enstrophy = qg_enstrophy(proposal, area);
-  v.energy_change = std::abs(v.energy / start.energy - 1);
-  v.enstrophy_change = std::abs(v.enstrophy / start.enstrophy - 1);
-  if (!(v.energy_change <= tolerances.bounds && v.enstrophy_change <= tolerances.bounds)) {
+  const double b = tolerances.bounds;
+  const auto within = [b](double value, double lo, double hi) {
+    return value >= lo * (1 - b) && value <= hi * (1 + b);  // NaN fails
+  };
+  if (!within(v.energy, tolerances.energy_min, tolerances.energy_max) ||
+      !within(v.enstrophy, tolerances.enstrophy_min, tolerances.enstrophy_max)) {
     v.failed = "bounds";
     return v;
   }

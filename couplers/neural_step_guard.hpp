@@ -3,13 +3,15 @@
 // the solver's k steps? Three checks, cheapest first:
 //   projection — the input ω lies near the POD space the network knows: ‖ω' − Φa‖/‖ω'‖ (ω' the
 //     input minus the POD mean) at most `projection` (checked before inference);
-//   bounds — the proposal's energy E = −½Σψω hx hy and enstrophy Z = ½Σω² hx hy each change by
-//     at most the fraction `bounds` of the input's over the window;
+//   bounds — the proposal's energy E = −½Σψω hx hy and enstrophy Z = ½Σω² hx hy lie in the
+//     ranges the solver's training run went through, widened by the fraction `bounds`
+//     ([min (1 − b), max (1 + b)]: a slow drift of accepted proposals cannot compound);
 //   residual — the vorticity equation over the window τ = k Δt by the trapezoid rule, with the
 //     solver's own tendency T evaluated on the input and on the proposal:
 //       r = ‖ω₁ − ω₀ − τ/2 (T(ω₀) + T(ω₁))‖ / ‖τ/2 (T(ω₀) + T(ω₁))‖
 //     at most `residual` (persistence, ω₁ = ω₀, has r = 1; the solver's own k steps have the
 //     trapezoid rule's error, which grows with τ).
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -18,7 +20,9 @@
 namespace surrox::couplers {
 
 struct GuardTolerances {
-  double residual = 0.2, bounds = 0.05, projection = 0.5;
+  double residual = 0.2, bounds = 0.1, projection = 0.8;
+  double energy_min = 0, energy_max = INFINITY;  // the solver's ranges (before widening)
+  double enstrophy_min = 0, enstrophy_max = INFINITY;
 };
 
 // The state a window starts from (kept to restore it when a proposal fails).
@@ -30,7 +34,7 @@ struct QgWindowStart {
 struct GuardVerdict {
   bool accepted = false;
   std::string failed;  // "", "bounds" or "residual"
-  double residual = NAN, energy_change = NAN, enstrophy_change = NAN;
+  double residual = NAN;
   // The proposal's ψ, T(ω₁), E and Z: the next window's start when accepted.
   std::vector<double> psi, tendency;
   double energy = NAN, enstrophy = NAN;

@@ -102,7 +102,10 @@ nlohmann::json write_neural_step_report(const std::filesystem::path& dir,
       }
       j["accepted_per_block"] = fractions;
     }
-    if (!row.run.own_residuals.empty()) j["own_residual_median"] = median(row.run.own_residuals);
+    if (!row.run.own_residuals.empty()) {
+      j["own_residual_median"] = median(row.run.own_residuals);
+      j["pod_residual_median"] = median(row.run.pod_residuals);
+    }
     out.push_back(j);
     csv << row.label << ',' << g6(row.tolerance) << ',' << g6(accepted) << ',' << g6(c.speedup)
         << ',' << g6(median(row.work_s)) << ',' << row.run.solver_steps << ',' << g6(c.mean_energy)

@@ -34,14 +34,36 @@ QgStartState qg_start_state(const QgSolver& solver) {
   return {solver.streamfunction(), solver.vorticity(), solver.time(), solver.step()};
 }
 
+// The guard's residual of the solver's own window and of ω₀ + ΦΦᵀ(ω₁ − ω₀), the best a
+// network in the POD space can propose. Leaves the solver at ω₁.
+void window_residuals(QgSolver& solver, const std::vector<double>& omega0,
+                      const std::vector<double>& tendency0, double tau,
+                      const surrogates::pod::PodBasis& basis, QgRunRecord& r) {
+  const std::vector<double> psi1 = solver.streamfunction(), omega1 = solver.vorticity();
+  r.own_residuals.push_back(
+      trapezoid_residual(omega0, omega1, tendency0, solver.vorticity_tendency(), tau));
+  const auto n = static_cast<long>(omega1.size());
+  const torch::Tensor change =
+      torch::from_blob(const_cast<double*>(omega1.data()), {n}, torch::kFloat64) -
+      torch::from_blob(const_cast<double*>(omega0.data()), {n}, torch::kFloat64);
+  const torch::Tensor best =
+      torch::from_blob(const_cast<double*>(omega0.data()), {n}, torch::kFloat64) +
+      torch::matmul(basis.modes, torch::matmul(change, basis.modes));
+  const std::vector<double> proposal(best.data_ptr<double>(), best.data_ptr<double>() + n);
+  solver.set_vorticity(proposal);
+  r.pod_residuals.push_back(
+      trapezoid_residual(omega0, proposal, tendency0, solver.vorticity_tendency(), tau));
+  solver.set_state(psi1, omega1);
+}
+
 QgRunRecord run_pure_solver(QgSolver& solver, const QgStartState& start, const NeuralStepWindows& w,
-                            bool own_residuals) {
+                            const surrogates::pod::PodBasis* residuals_in) {
   reset_solver(solver, start);
   QgRunRecord r;
-  std::vector<double> omega0, tendency0;
   const double tau = static_cast<double>(w.k) * w.dt;
   for (long n = 1; n <= w.windows; ++n) {
-    if (own_residuals && tendency0.empty()) {
+    std::vector<double> omega0, tendency0;
+    if (residuals_in) {
       omega0 = solver.vorticity();
       tendency0 = solver.vorticity_tendency();
     }
@@ -49,12 +71,7 @@ QgRunRecord run_pure_solver(QgSolver& solver, const QgStartState& start, const N
     solver_window(solver, w.k);
     r.work_s += watch.seconds();
     r.solver_steps += w.k;
-    if (own_residuals) {
-      std::vector<double> omega1 = solver.vorticity(), tendency1 = solver.vorticity_tendency();
-      r.own_residuals.push_back(trapezoid_residual(omega0, omega1, tendency0, tendency1, tau));
-      omega0 = std::move(omega1);
-      tendency0 = std::move(tendency1);
-    }
+    if (residuals_in) window_residuals(solver, omega0, tendency0, tau, *residuals_in, r);
     record_window(solver, n, w, r);
   }
   return r;

@@ -33,7 +33,9 @@ struct QgRunRecord {
   std::vector<double> mean_omega;            // time mean of ω over the window ends
   double work_s = 0;                         // timed work
   long solver_steps = 0;
-  std::vector<double> own_residuals;  // pure run, when asked: the solver's own guard residual
+  // Pure run, when asked: the guard's residual of the solver's own windows, and of the best
+  // proposal in POD space (ω₀ plus the projection of the solver's increment onto the modes).
+  std::vector<double> own_residuals, pod_residuals;
 };
 
 struct GuardedRecord {
@@ -47,9 +49,11 @@ struct GuardedRecord {
 // The solver's state now (to start several runs from it).
 QgStartState qg_start_state(const solvers::qg::QgSolver& solver);
 
-// `own_residuals`: also evaluate the guard's residual on the solver's own windows (untimed).
+// With a basis, also the residuals of the solver's own windows and of their best POD-space
+// proposals (untimed).
 QgRunRecord run_pure_solver(solvers::qg::QgSolver& solver, const QgStartState& start,
-                            const NeuralStepWindows& w, bool own_residuals);
+                            const NeuralStepWindows& w,
+                            const surrogates::pod::PodBasis* residuals_in = nullptr);
 
 GuardedRecord run_guarded(solvers::qg::QgSolver& solver, NeuralStepModel& model,
                           const QgStartState& start, const NeuralStepWindows& w,
