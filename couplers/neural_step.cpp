@@ -34,6 +34,7 @@ NeuralStepSettings neural_step_settings(const Runtime& runtime, const CaseNode& 
   NeuralStepSettings s;
   s.k = section.integer("steps");
   s.model.modes = section.integer("modes");
+  s.model.change_modes = section.integer("change_modes");
   s.model.hidden.clear();
   for (long long h : section.integers("hidden")) {
     if (h < 1) section.fail("hidden", "layer widths are at least 1");
@@ -159,12 +160,13 @@ nlohmann::json run_neural_step_case(Runtime& runtime, const NeuralStepSettings& 
   NeuralStepModel model(training.snapshots, s.model);
   const double fit_s = fit_watch.seconds();
   spdlog::info(
-      "neural step: spin-up to t = {:.4g} ({:.1f} s); {} training windows of k = {} "
-      "steps ({:.1f} s); {} POD modes ({:.1f} % of the variance of ω), {} parameters, "
-      "pretraining loss {:.4g} ({:.1f} s)",
+      "neural step: spin-up to t = {:.4g} ({:.1f} s); {} training windows of k = {} steps "
+      "({:.1f} s); POD of ω: {} modes ({:.1f} % of the variance), of its change: {} modes "
+      "({:.1f} %); {} parameters, pretraining loss {:.4g} ({:.1f} s)",
       s.start_time, spin_up_s, training_windows, w.k, data_s, model.basis().size(),
-      100 * model.basis().captured_energy(), model.parameter_count(), model.pretraining_loss(),
-      fit_s);
+      100 * model.basis().captured_energy(), model.change_basis().size(),
+      100 * model.change_basis().captured_energy(), model.parameter_count(),
+      model.pretraining_loss(), fit_s);
 
   const QgStartState start = qg_start_state(solver);
   std::vector<NeuralStepRow> rows;
@@ -173,8 +175,8 @@ nlohmann::json run_neural_step_case(Runtime& runtime, const NeuralStepSettings& 
   const auto timed_pure = [&](const char* label, const QgStartState& from) {
     NeuralStepRow row{label};
     for (long r = 0; r < s.repeats; ++r) {
-      QgRunRecord run =
-          run_pure_solver(solver, from, w, r == 0 && rows.empty() ? &model.basis() : nullptr);
+      QgRunRecord run = run_pure_solver(solver, from, w,
+                                        r == 0 && rows.empty() ? &model.change_basis() : nullptr);
       row.work_s.push_back(run.work_s);
       if (r == 0) row.run = std::move(run);
     }
@@ -209,7 +211,9 @@ nlohmann::json run_neural_step_case(Runtime& runtime, const NeuralStepSettings& 
   entry["parameters"] = c.parameters;
   entry["windows"] = {{"k", w.k}, {"dt", w.dt}, {"count", w.windows}, {"from", start.time}};
   entry["pod"] = {{"modes", model.basis().size()},
-                  {"captured_energy", model.basis().captured_energy()}};
+                  {"captured_energy", model.basis().captured_energy()},
+                  {"change_modes", model.change_basis().size()},
+                  {"change_captured_energy", model.change_basis().captured_energy()}};
   entry["network"] = {{"parameters", model.parameter_count()},
                       {"pretraining_loss", model.pretraining_loss()}};
   entry["training_ranges"] = {{"energy", {training.energy_min, training.energy_max}},
@@ -227,7 +231,10 @@ Schema NeuralStepCoupler::schema() {
       "solver takes the steps where it fails; compared with the pure solver over guard "
       "tolerances (curve.md/.csv, blocks.csv, energy.csv). The solver section needs a fixed `dt`.");
   s.integer("steps", "k: solver steps per neural step (a window)").at_least(1).fallback("10");
-  s.integer("modes", "POD modes of ω the network works in").at_least(1).fallback("32");
+  s.integer("modes", "POD modes of ω: the network's input").at_least(1).fallback("32");
+  s.integer("change_modes", "POD modes of the change of ω over k steps: the network's output")
+      .at_least(1)
+      .fallback("64");
   s.integers("hidden", "hidden layer widths of the MLP beside the linear layer")
       .fallback("[64, 64]");
   s.real("start_time", "solver spin-up before the training data (no output)")

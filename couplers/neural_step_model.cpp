@@ -15,13 +15,13 @@ torch::Tensor neural_step_vector(const std::vector<double>& v) {
                           kNeuralStepDtype);
 }
 
-// Per-column mean and standard deviation (floored, so a constant column scales by 1).
+// Per-column mean and standard deviation, at least 1 % of the largest: a mode the training
+// data hardly moved along would otherwise blow up inputs that do move along it.
 std::pair<torch::Tensor, torch::Tensor> neural_step_moments(const torch::Tensor& rows) {
   const torch::Tensor mean = rows.mean(0);
-  torch::Tensor scale = rows.std(0, /*unbiased=*/false);
-  const double floor = std::max(1e-300, 1e-12 * scale.max().item<double>());
-  scale = torch::where(scale > floor, scale, torch::ones_like(scale));
-  return {mean, scale};
+  const torch::Tensor scale = rows.std(0, /*unbiased=*/false);
+  const double largest = scale.max().item<double>();
+  return {mean, scale.clamp_min(largest > 0 ? 1e-2 * largest : 1.0)};
 }
 
 }  // namespace
@@ -32,14 +32,16 @@ NeuralStepModel::NeuralStepModel(const torch::Tensor& snapshots, NeuralStepOptio
     throw Error("the neural-step model needs at least three snapshots (two pairs)");
   torch::manual_seed(options_.seed);
   basis_ = surrogates::pod::compute_pod(snapshots, options_.modes);
-  const long n = basis_.size();
-  const torch::Tensor a = basis_.project(snapshots);
-  const torch::Tensor before = a.slice(0, 0, a.size(0) - 1);
-  const torch::Tensor change = a.slice(0, 1) - before;
+  const long rows = snapshots.size(0) - 1;
+  const torch::Tensor changes = snapshots.slice(0, 1) - snapshots.slice(0, 0, rows);
+  change_basis_ = surrogates::pod::compute_pod(changes, options_.change_modes);
+  const long n = basis_.size(), m = change_basis_.size();
+  const torch::Tensor before = basis_.project(snapshots.slice(0, 0, rows));
+  const torch::Tensor change = change_basis_.project(changes);
   std::tie(in_mean_, in_scale_) = neural_step_moments(before);
   std::tie(out_mean_, out_scale_) = neural_step_moments(change);
 
-  linear_ = torch::nn::Linear(n, n);
+  linear_ = torch::nn::Linear(n, m);
   mlp_ = torch::nn::Sequential();
   long width = n;
   for (long h : options_.hidden) {
@@ -47,7 +49,7 @@ NeuralStepModel::NeuralStepModel(const torch::Tensor& snapshots, NeuralStepOptio
     mlp_->push_back(torch::nn::Tanh());
     width = h;
   }
-  auto head = torch::nn::Linear(width, n);
+  auto head = torch::nn::Linear(width, m);
   mlp_->push_back(head);
   linear_->to(kNeuralStepDtype);
   mlp_->to(kNeuralStepDtype);
@@ -69,7 +71,7 @@ NeuralStepModel::NeuralStepModel(const torch::Tensor& snapshots, NeuralStepOptio
   // training then learns from the run's own fallbacks alone).
   const long keep = options_.epochs > 0 ? std::min<long>(options_.buffer, inputs.size(0)) : 0;
   buffer_in_ = torch::zeros({options_.buffer, n}, kNeuralStepDtype);
-  buffer_out_ = torch::zeros({options_.buffer, n}, kNeuralStepDtype);
+  buffer_out_ = torch::zeros({options_.buffer, m}, kNeuralStepDtype);
   buffer_in_.slice(0, 0, keep).copy_(inputs.slice(0, inputs.size(0) - keep));
   buffer_out_.slice(0, 0, keep).copy_(targets.slice(0, targets.size(0) - keep));
   buffer_size_ = keep;
@@ -133,16 +135,17 @@ std::vector<double> NeuralStepModel::propose(const std::vector<double>& omega,
   torch::NoGradGuard no_grad;
   const torch::Tensor scaled = ((p.coefficients - in_mean_) / in_scale_).unsqueeze(0);
   const torch::Tensor change = forward(scaled).squeeze(0) * out_scale_ + out_mean_;
-  const torch::Tensor next = neural_step_vector(omega) + torch::matmul(basis_.modes, change);
+  const torch::Tensor next = neural_step_vector(omega) + change_basis_.reconstruct(change);
   return std::vector<double>(next.data_ptr<double>(), next.data_ptr<double>() + next.numel());
 }
 
-void NeuralStepModel::learn(const torch::Tensor& before, const std::vector<double>& omega_after) {
-  const torch::Tensor after =
-      torch::matmul(neural_step_vector(omega_after) - basis_.mean, basis_.modes);
+void NeuralStepModel::learn(const PodProjection& before, const std::vector<double>& omega_before,
+                            const std::vector<double>& omega_after) {
+  const torch::Tensor change = change_basis_.project(
+      (neural_step_vector(omega_after) - neural_step_vector(omega_before)).unsqueeze(0))[0];
   const long capacity = options_.buffer;
-  buffer_in_[buffer_next_].copy_((before - in_mean_) / in_scale_);
-  buffer_out_[buffer_next_].copy_((after - before - out_mean_) / out_scale_);
+  buffer_in_[buffer_next_].copy_((before.coefficients - in_mean_) / in_scale_);
+  buffer_out_[buffer_next_].copy_((change - out_mean_) / out_scale_);
   const long newest = buffer_next_;
   buffer_next_ = (buffer_next_ + 1) % capacity;
   buffer_size_ = std::min(capacity, buffer_size_ + 1);

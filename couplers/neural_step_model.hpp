@@ -1,8 +1,11 @@
 #pragma once
-// The network of the neural-step coupler: the POD coefficients a of the QG vorticity now →
-// their change Δa over k solver steps, the proposal ω + Φ Δa (Φ the POD modes of ω). The part
-// of ω outside the POD space is carried over unchanged; the guard judges whether that is good
-// enough. The map is a linear layer plus an MLP on standardised coefficients (both trainable);
+// The network of the neural-step coupler: the POD coefficients a = Φᵀ(ω − ω̄) of the QG
+// vorticity now → the coefficients b of its change over k solver steps in a second POD basis,
+// that of the changes (Ψ, mean change δ̄), and the proposal ω + δ̄ + Ψ b. Two bases because the
+// change over a few steps is the tendency (advection, β ψ_x, ∇²ω): smaller scales than the
+// state, which the state's modes miss (measured: the best proposal in the span of the state's
+// modes misses 97 % of the change in the chaotic double gyre, docs/validation/qg.md).
+// The map is a linear layer plus an MLP on standardised coefficients (both trainable);
 // pretraining starts the linear layer from the least-squares fit with the MLP's last layer at
 // zero (so the pretrained network is at least that linear model), and without pretraining the
 // network starts at zero output: the mean increment of the data, nearly persistence.
@@ -19,7 +22,8 @@
 namespace surrox::couplers {
 
 struct NeuralStepOptions {
-  long modes = 32;
+  long modes = 32;         // of the state (the input)
+  long change_modes = 64;  // of the change over k steps (the output)
   std::vector<long> hidden = {64, 64};
   long epochs = 200;  // offline Adam epochs over the training pairs; 0: no pretraining
   long batch = 64;
@@ -36,21 +40,23 @@ struct PodProjection {
 
 class NeuralStepModel {
  public:
-  // The POD of the snapshots [T, n] (ω every k steps of a solver run) and the pairs of
-  // consecutive snapshots; pretrains unless options.epochs is 0.
+  // The PODs of the snapshots [T, n] (ω every k steps of a solver run) and of the changes
+  // between consecutive ones, the pairs; pretrains unless options.epochs is 0.
   NeuralStepModel(const torch::Tensor& snapshots, NeuralStepOptions options);
 
   PodProjection project(const std::vector<double>& omega) const;
-  // ω + Φ Δa with Δa the network's increment for the projection's coefficients.
+  // ω + δ̄ + Ψ b with b the network's output for the projection's coefficients.
   std::vector<double> propose(const std::vector<double>& omega, const PodProjection& p);
-  // One fallback's pair: the coefficients before and the solver's ω after k steps.
-  void learn(const torch::Tensor& before, const std::vector<double>& omega_after);
+  // One fallback's pair: the input's projection and ω, and the solver's ω after k steps.
+  void learn(const PodProjection& before, const std::vector<double>& omega_before,
+             const std::vector<double>& omega_after);
 
   // The pretrained state (weights, buffer, optimizer, sampling), to start each run from it.
   void keep_start();
   void reset_to_start();
 
   const surrogates::pod::PodBasis& basis() const { return basis_; }
+  const surrogates::pod::PodBasis& change_basis() const { return change_basis_; }
   double pretraining_loss() const { return pretraining_loss_; }
   long parameter_count() const;
 
@@ -60,7 +66,7 @@ class NeuralStepModel {
   void fit_offline(const torch::Tensor& inputs, const torch::Tensor& targets);
 
   NeuralStepOptions options_;
-  surrogates::pod::PodBasis basis_;
+  surrogates::pod::PodBasis basis_, change_basis_;
   torch::Tensor in_mean_, in_scale_, out_mean_, out_scale_;  // [N] each
   torch::nn::Linear linear_{nullptr};
   torch::nn::Sequential mlp_{nullptr};

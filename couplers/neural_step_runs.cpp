@@ -34,8 +34,8 @@ QgStartState qg_start_state(const QgSolver& solver) {
   return {solver.streamfunction(), solver.vorticity(), solver.time(), solver.step()};
 }
 
-// The guard's residual of the solver's own window and of ω₀ + ΦΦᵀ(ω₁ − ω₀), the best a
-// network in the POD space can propose. Leaves the solver at ω₁.
+// The guard's residual of the solver's own window and of ω₀ + δ̄ + ΨΨᵀ(ω₁ − ω₀ − δ̄), the
+// best proposal in the span of the changes' modes. Leaves the solver at ω₁.
 void window_residuals(QgSolver& solver, const std::vector<double>& omega0,
                       const std::vector<double>& tendency0, double tau,
                       const surrogates::pod::PodBasis& basis, QgRunRecord& r) {
@@ -48,7 +48,7 @@ void window_residuals(QgSolver& solver, const std::vector<double>& omega0,
       torch::from_blob(const_cast<double*>(omega0.data()), {n}, torch::kFloat64);
   const torch::Tensor best =
       torch::from_blob(const_cast<double*>(omega0.data()), {n}, torch::kFloat64) +
-      torch::matmul(basis.modes, torch::matmul(change, basis.modes));
+      basis.reconstruct(basis.project(change.unsqueeze(0)))[0];
   const std::vector<double> proposal(best.data_ptr<double>(), best.data_ptr<double>() + n);
   solver.set_vorticity(proposal);
   r.pod_residuals.push_back(
@@ -133,7 +133,7 @@ GuardedRecord run_guarded(QgSolver& solver, NeuralStepModel& model, const QgStar
       g.solver_s += watch.seconds();
       if (online) {
         watch.restart();
-        model.learn(projection.coefficients, solver.vorticity());
+        model.learn(projection, here.omega, solver.vorticity());
         g.training_s += watch.seconds();
       }
       have_start = false;

@@ -34,7 +34,7 @@ struct QgRunRecord {
   double work_s = 0;                         // timed work
   long solver_steps = 0;
   // Pure run, when asked: the guard's residual of the solver's own windows, and of the best
-  // proposal in POD space (ω₀ plus the projection of the solver's increment onto the modes).
+  // proposal in the span of a basis of the changes (ω₀ plus the change's projection).
   std::vector<double> own_residuals, pod_residuals;
 };
 
@@ -49,8 +49,8 @@ struct GuardedRecord {
 // The solver's state now (to start several runs from it).
 QgStartState qg_start_state(const solvers::qg::QgSolver& solver);
 
-// With a basis, also the residuals of the solver's own windows and of their best POD-space
-// proposals (untimed).
+// With a basis of the changes, also the residuals of the solver's own windows and of their
+// best proposals in its span (untimed).
 QgRunRecord run_pure_solver(solvers::qg::QgSolver& solver, const QgStartState& start,
                             const NeuralStepWindows& w,
                             const surrogates::pod::PodBasis* residuals_in = nullptr);
