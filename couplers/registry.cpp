@@ -1,4 +1,5 @@
 #include "couplers/coupler.hpp"
+#include "couplers/neural_step.hpp"
 #include "couplers/super_resolution.hpp"
 #include "couplers/warm_start.hpp"
 
@@ -14,6 +15,9 @@ const CouplerRegistry& registry() {
           {[] { return std::make_unique<SuperResolutionCoupler>(); },
            SuperResolutionCoupler::schema(),
            "a coarse Rayleigh–Bénard run super-resolved by MeshfreeFlowNet vs the fine run"});
+    r.add("neural_step",
+          {[] { return std::make_unique<NeuralStepCoupler>(); }, NeuralStepCoupler::schema(),
+           "guarded neural time steps with online training for the QG double gyre"});
     return r;
   }();
   return couplers;

@@ -18,6 +18,7 @@
 // summary.json carry every term and the time-averaged balance.
 #include <array>
 #include <memory>
+#include <vector>
 
 #include "solvers/common/dmda_grid.hpp"
 #include "solvers/common/poisson_solver.hpp"
@@ -70,6 +71,21 @@ class QgSolver final : public Solver {
   // Grid spacings.
   double hx() const { return hx_; }
   double hy() const { return hy_; }
+
+  // Access for a coupler that proposes states (couplers/neural_step*; qg_state_access.cpp):
+  // host copies of this rank's interior nodes, x fastest (index k · owned_x + i).
+  long owned_nodes() const { return xm_ * zm_; }
+  std::vector<double> vorticity() const;
+  std::vector<double> streamfunction() const;
+  // ∂ω/∂t of the current state: the right-hand side an RK3 stage evaluates.
+  std::vector<double> vorticity_tendency();
+  // ω on the interior nodes; ψ by one inversion, then the wall vorticity.
+  void set_vorticity(const std::vector<double>& omega);
+  // ψ and ω as saved by streamfunction() and vorticity() (no inversion).
+  void set_state(const std::vector<double>& psi, const std::vector<double>& omega);
+  // The clock of a state set from outside (as if the solver had stepped to it). The budget
+  // integrals of summary.json do not cover such jumps.
+  void set_clock(double time, long step);
 
  private:
   void set_initial(const CaseNode& config);
