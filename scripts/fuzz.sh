@@ -32,19 +32,19 @@ link_libraries() {  # what the io tests link, without the gtest main and the io 
 import sys
 lines = open(sys.argv[1]).read().split("\n")
 for i, line in enumerate(lines):
-    if line.startswith("build tests/hdf5_multiblock_test:"):
+    if line.startswith("build tests/surrox_tests_io:"):
         for l in lines[i:i + 12]:
             if l.strip().startswith("LINK_LIBRARIES ="):
                 parts = l.split("=", 1)[1].split()
                 skip = ("libsurrox_test_main", "libgtest", "libsurrox_io_vtk.a", "libsurrox_io_hdf5.a")
-                print(" ".join(p.replace('"', "") for p in parts if not p.endswith(skip)))
+                print(" ".join(p.replace('"', "") for p in parts if not any(k in p for k in skip)))
                 sys.exit()
 PY
 }
 
 build() {
   [ -f "$release/compile_commands.json" ] || { echo "configure and build build/release first" >&2; exit 2; }
-  (cd "$release" && nice cmake --build . --target surrox_io surrox_core hdf5_multiblock_test >/dev/null)
+  (cd "$release" && nice cmake --build . --target surrox_io surrox_core surrox_tests_io >/dev/null)
   local flags="$(compile_flags io/vtk_reader.cpp) $(compile_flags io/hdf5_dataset.cpp)"
   local objects=()
   for source in "$root"/io/vtk_*.cpp "$root"/io/hdf5_*.cpp "$root"/io/xdmf_*.cpp; do
