@@ -1,9 +1,7 @@
 #include "solvers/airfoil/line_implicit_smoother.hpp"
 
-#include <fmt/format.h>
 #include <mpi.h>
 
-#include "core/error.hpp"
 #include "solvers/airfoil/block_tridiagonal.hpp"
 #include "solvers/airfoil/boundary_conditions.hpp"
 #include "solvers/airfoil/flow_level.hpp"
@@ -35,7 +33,8 @@ struct LineKernels {
 
   LineKernels(const FlowLevel& level, const Array3& update, const Array3& forward,
               const BlockArray& d_inverse, const BlockArray& lower, const BlockArray& gain,
-              const Array2& edge_in, const Array2& edge_out, double cfl, bool roe_faces)
+              const Array2& edge_in, const Array2& edge_out, double cfl, bool roe_faces,
+              double roe_linear_fix)
       : u(level.u),
         w(level.w),
         du(update),
@@ -63,7 +62,7 @@ struct LineKernels {
         viscous(level.viscous),
         roe(roe_faces),
         entropy_fix(level.parameters.entropy_fix),
-        linear_fix(level.parameters.linear_fix) {}
+        linear_fix(roe_linear_fix >= 0 ? roe_linear_fix : level.parameters.linear_fix) {}
 
   KOKKOS_INLINE_FUNCTION State prim(long j, long i) const {  // W of row j (−1 … nl)
     return {{w(0, j + 2, i), w(1, j + 2, i), w(2, j + 2, i), w(3, j + 2, i)}};
@@ -242,12 +241,14 @@ LineImplicitSmoother::LineImplicitSmoother(const FlowLevel& level) {
   const auto& options = level.parameters.smoother_options;
   if (const auto s = options.find("sweeps"); s != options.end())
     sweeps_ = static_cast<int>(s->second);
-  if (const auto rb = options.find("red_black"); rb != options.end()) red_black_ = rb->second != 0;
-  if (const auto r = options.find("roe"); r != options.end()) roe_ = r->second != 0;
+  // Roe's matrix by default on inviscid flow only: with the no-slip boundary layer it diverges
+  // (docs/validation/airfoil.md, "Line-implicit smoothing").
+  roe_ = !level.viscous;
+  if (const auto r = options.find("roe"); r != options.end() && r->second >= 0)
+    roe_ = r->second != 0;
+  if (const auto f = options.find("roe_linear_fix"); f != options.end())
+    roe_linear_fix_ = f->second;
   const long nl = level.rows(), ni = level.ni();
-  if (red_black_ && level.periodic && ni % 2 != 0)
-    throw InputError(fmt::format(
-        "line_implicit smoother: red_black needs an even number of cells around ({} here)", ni));
   du_ = Array3("LineImplicitSmoother::du", 4, nl, ni);
   g_ = Array3("LineImplicitSmoother::g", 4, nl, ni);
   d_inverse_ = BlockArray("LineImplicitSmoother::d_inverse", nl, ni, 16);
@@ -277,7 +278,7 @@ void LineImplicitSmoother::factorize(const FlowLevel& level, double cfl) {
   const int rank = level.slab.rank(), ranks = level.slab.ranks();
   const long ni = level.ni();
   LineKernels kernels(level, du_, g_, d_inverse_, lower_, gain_, edge_receive_, edge_send_, cfl,
-                      roe_);
+                      roe_, roe_linear_fix_);
   if (rank > 0) receive(level, ni, rank - 1, kLineTagGain);
   kernels.run<LineKernels::Eliminate>({0, 1, ni}, "LineImplicitSmoother::eliminate");
   if (rank < ranks - 1) send(level, ni, rank + 1, kLineTagGain);
@@ -286,7 +287,7 @@ void LineImplicitSmoother::factorize(const FlowLevel& level, double cfl) {
 void LineImplicitSmoother::solve(const FlowLevel& level, Lines lines) {
   const int rank = level.slab.rank(), ranks = level.slab.ranks();
   LineKernels kernels(level, du_, g_, d_inverse_, lower_, gain_, edge_receive_, edge_send_, 1.0,
-                      roe_);
+                      roe_, roe_linear_fix_);
   if (rank > 0) receive(level, lines.count, rank - 1, kLineTagForward);
   kernels.run<LineKernels::Forward>(lines, "LineImplicitSmoother::forward");
   if (rank < ranks - 1) {
@@ -303,15 +304,8 @@ void LineImplicitSmoother::smooth(FlowLevel& level, double cfl) {
   Kokkos::deep_copy(du_, 0.0);
   factorize(level, cfl);
   for (int sweep = 0; sweep < sweeps_; ++sweep) {
-    if (red_black_) {
-      const Lines even{0, 2, (ni + 1) / 2}, odd{1, 2, ni / 2};
-      if (sweep == 0) solve(level, even);
-      solve(level, odd);
-      solve(level, even);
-    } else {
-      for (long i = 0; i < ni; ++i) solve(level, {i, 1, 1});
-      for (long i = ni - 1; i >= 0; --i) solve(level, {i, 1, 1});
-    }
+    for (long i = 0; i < ni; ++i) solve(level, {i, 1, 1});
+    for (long i = ni - 1; i >= 0; --i) solve(level, {i, 1, 1});
   }
   const Array3 u = level.u, du = du_;
   Kokkos::parallel_for(

@@ -28,23 +28,23 @@ const SmootherRegistry& smoother_registry() {
     Schema line(
         "Line-implicit in the wall-normal direction: a block-tridiagonal solve along every line "
         "i = const with LU-SGS's operator (solver.lusgs_omega) linearised in j and the wall ghost "
-        "mirrored, symmetric Gauss–Seidel over the lines; N ranks give the one-rank iterates.");
-    line.integer("sweeps", "symmetric sweeps over the lines per smoothing step")
+        "mirrored, symmetric Gauss–Seidel over the lines; N ranks give the one-rank iterates "
+        "(docs/validation/airfoil.md, \"Line-implicit smoothing\").");
+    line.integer("sweeps", "symmetric Gauss–Seidel sweeps over the lines per smoothing step")
         .at_least(1)
         .at_most(8)
         .fallback("1");
-    line.integer("red_black",
-                 "0: the lines one after the other, i = 0 … ni − 1 and back (default); 1: even "
-                 "lines, odd lines, even lines, each colour at once")
-        .at_least(0)
-        .at_most(1)
-        .fallback("0");
     line.integer("roe",
-                 "the j-faces' implicit dissipation: 0 LU-SGS's spectral radius (default); 1 the "
-                 "residual's Roe matrix with its Harten fixes (first order)")
-        .at_least(0)
+                 "the j-faces' implicit dissipation: 1 the residual's Roe matrix with its Harten "
+                 "fixes (first order), 0 LU-SGS's spectral radius, −1 (default) Roe for euler and "
+                 "the spectral radius for navier_stokes and rans (Roe's diverges there)")
+        .at_least(-1)
         .at_most(1)
-        .fallback("0");
+        .fallback("-1");
+    line.real("roe_linear_fix",
+              "with Roe's matrix: Harten's fix on its entropy and shear waves (δ/ĉ); negative "
+              "(default): the residual's solver.linear_wave_fix")
+        .fallback("-1");
     r.add("line_implicit",
           {[](const FlowLevel& level) { return std::make_unique<LineImplicitSmoother>(level); },
            line, "block-tridiagonal lines in the wall-normal direction, Gauss–Seidel in i"});
