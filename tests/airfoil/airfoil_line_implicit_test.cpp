@@ -2,8 +2,9 @@
 // ctest-libraries: surrox_solvers
 // Airfoil solver: the line-implicit smoother (solver.smoother.type line_implicit). Its algebra
 // (the block Thomas steps against a dense solve, the Euler flux Jacobian against differences of
-// the flux), and on the small NACA 0012 grid, Euler and laminar: 8 orders in fewer multigrid
-// cycles than LU-SGS with its default wall treatment, to the same Cl and Cd.
+// the flux, Roe's dissipation matrix against Roe's flux), and on the small NACA 0012 grid, Euler
+// (Roe's dissipation) and laminar (spectral radius): 8 orders in under 0.3 and 0.6 of the cycles
+// of LU-SGS with its default wall treatment, to the same Cl and Cd (1e-6).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -124,15 +125,17 @@ LineOutcome converge_with(AirfoilParameters p, const std::string& smoother,
   return {solver.step(), d.at("cl"), d.at("cd"), d.at("converged") == 1.0};
 }
 
+// `ratio`: the most line_implicit may take of LU-SGS's cycles (measured: Euler 110 / 497, laminar
+// 213 / 492).
 void expect_fewer_cycles_same_solution(const AirfoilParameters& p,
-                                       const mesh::CurvilinearGrid& grid) {
+                                       const mesh::CurvilinearGrid& grid, double ratio) {
   const LineOutcome lusgs = converge_with(p, "lusgs", grid),
                     line = converge_with(p, "line_implicit", grid);
   std::printf("cycles to 8 orders: lusgs %ld, line_implicit %ld; Cl %.9f / %.9f, Cd %.9f / %.9f\n",
               lusgs.cycles, line.cycles, lusgs.cl, line.cl, lusgs.cd, line.cd);
   ASSERT_TRUE(lusgs.converged);
   ASSERT_TRUE(line.converged);
-  EXPECT_LT(line.cycles, lusgs.cycles);
+  EXPECT_LT(line.cycles, ratio * lusgs.cycles);
   EXPECT_NEAR(line.cl, lusgs.cl, 1e-6);
   EXPECT_NEAR(line.cd, lusgs.cd, 1e-6);
 }
@@ -147,7 +150,7 @@ AirfoilParameters line_euler_case() {
 }
 
 TEST(LineImplicitConvergence, EulerInFewerCyclesThanLusgs) {
-  expect_fewer_cycles_same_solution(line_euler_case(), naca0012_grid(2e-3));
+  expect_fewer_cycles_same_solution(line_euler_case(), naca0012_grid(2e-3), 0.3);
 }
 
 TEST(LineImplicitConvergence, LaminarInFewerCyclesThanLusgs) {
@@ -156,7 +159,7 @@ TEST(LineImplicitConvergence, LaminarInFewerCyclesThanLusgs) {
   p.reynolds = 2000;
   p.alpha_deg = 1;
   p.limiter = Limiter::kNone;
-  expect_fewer_cycles_same_solution(p, naca0012_grid(5e-4));
+  expect_fewer_cycles_same_solution(p, naca0012_grid(5e-4), 0.6);
 }
 
 }  // namespace
