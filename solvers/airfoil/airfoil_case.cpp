@@ -138,7 +138,7 @@ Schema AirfoilSolver::schema() {
       .fallback("1.0");
   s.component("smoother", smoother_registry(),
               "the implicit pseudo-time smoother of every multigrid level")
-      .default_type("lusgs");
+      .default_type("line_implicit");
   s.integer(
        "multigrid_levels",
        "grid levels of the FAS multigrid (1: single grid); coarsening stops at odd or tiny grids")

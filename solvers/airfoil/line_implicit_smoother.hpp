@@ -47,6 +47,8 @@ class LineImplicitSmoother final : public Smoother {
   void receive(const FlowLevel& level, long count, int source, int tag);
 
   int sweeps_ = 1;
+  long refactor_every_ = 10, steps_ = 0;  // the factors' age in smoothing steps
+  double factored_cfl_ = 0;
   bool roe_ = false;  // the j-faces' dissipation: Roe's matrix instead of the spectral radius
   double roe_linear_fix_ = -1;  // its Harten fix on the linear waves; < 0: the residual's
   Array3 du_, g_;               // ΔU and g, (4, nl, ni)
