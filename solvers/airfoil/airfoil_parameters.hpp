@@ -47,6 +47,8 @@ struct AirfoilParameters {
   // levels stop where a dimension would be odd or below 8 × 4 cells, or where an MPI rank's slab
   // would keep fewer than 2 rows on the coarsest level.
   long multigrid_levels = 4;
+  // Coarse-grid corrections per coarse level and cycle: 1 the sawtooth V-cycle, 2 a W-cycle.
+  long multigrid_gamma = 1;
   InnerBoundary inner = InnerBoundary::kWall;
   RankCoupling lusgs_ranks = RankCoupling::kPipelined;
   // The implicit smoother of every level: a name in smoother_registry() (smoother.hpp), and the

@@ -153,6 +153,19 @@ TEST(LineImplicitConvergence, EulerInFewerCyclesThanLusgs) {
   expect_fewer_cycles_same_solution(line_euler_case(), naca0012_grid(2e-3), 0.3);
 }
 
+TEST(LineImplicitConvergence, WCycleTakesFewerCyclesToTheSameSolution) {
+  AirfoilParameters w = line_euler_case();
+  w.multigrid_gamma = 2;
+  const auto grid = naca0012_grid(2e-3);
+  const LineOutcome v_cycle = converge_with(line_euler_case(), "line_implicit", grid),
+                    w_cycle = converge_with(w, "line_implicit", grid);
+  std::printf("line_implicit cycles to 8 orders: V %ld, W %ld\n", v_cycle.cycles, w_cycle.cycles);
+  ASSERT_TRUE(w_cycle.converged);
+  EXPECT_LT(w_cycle.cycles, v_cycle.cycles);
+  EXPECT_NEAR(w_cycle.cl, v_cycle.cl, 1e-6);
+  EXPECT_NEAR(w_cycle.cd, v_cycle.cd, 1e-6);
+}
+
 TEST(LineImplicitConvergence, LaminarInFewerCyclesThanLusgs) {
   AirfoilParameters p = line_euler_case();
   p.equations = Equations::kNavierStokes;
