@@ -300,18 +300,21 @@ void LineImplicitSmoother::solve(const FlowLevel& level, Lines lines) {
   if (rank > 0) send(level, lines.count, rank - 1, kLineTagBack);
 }
 
-void LineImplicitSmoother::smooth(FlowLevel& level, double cfl) {
+void LineImplicitSmoother::smooth(FlowLevel& level, double cfl, long iteration) {
   ScopedPhase phase(level.phase_seconds, "line_implicit");
   const long ni = level.ni(), nl = level.rows();
   Kokkos::deep_copy(du_, 0.0);
-  // The factors are the costly part (0.6 of the smoother's time): kept for `refactor_every` steps
-  // at the same CFL (a lagged Jacobian; the right-hand side is always current).
-  if (steps_ % refactor_every_ == 0 || cfl != factored_cfl_) {
+  // The factors are the costly part (0.6 of the smoother's time): refactored on cycles that are
+  // multiples of `refactor_every` and when the CFL changes, else kept (a lagged Jacobian; the
+  // right-hand side is always current). Tied to the cycle, not to the calls, so that a restart
+  // from a checkpoint of such a cycle continues bit for bit, and a W-cycle's second visit to a
+  // level reuses the factors of its first.
+  const bool due = iteration % refactor_every_ == 0 && iteration != factored_iteration_;
+  if (factored_iteration_ < 0 || due || cfl != factored_cfl_) {
     factorize(level, cfl);
     factored_cfl_ = cfl;
-    steps_ = 0;
+    factored_iteration_ = iteration;
   }
-  ++steps_;
   for (int sweep = 0; sweep < sweeps_; ++sweep) {
     for (long i = 0; i < ni; ++i) solve(level, {i, 1, 1});
     for (long i = ni - 1; i >= 0; --i) solve(level, {i, 1, 1});

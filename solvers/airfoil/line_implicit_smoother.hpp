@@ -32,7 +32,7 @@ namespace surrox::solvers::airfoil {
 class LineImplicitSmoother final : public Smoother {
  public:
   explicit LineImplicitSmoother(const FlowLevel& level);
-  void smooth(FlowLevel& level, double cfl) override;
+  void smooth(FlowLevel& level, double cfl, long iteration) override;
 
   // Lines i = first + stride · k, k < count, solved together.
   struct Lines {
@@ -47,7 +47,8 @@ class LineImplicitSmoother final : public Smoother {
   void receive(const FlowLevel& level, long count, int source, int tag);
 
   int sweeps_ = 1;
-  long refactor_every_ = 10, steps_ = 0;  // the factors' age in smoothing steps
+  long refactor_every_ = 10;
+  long factored_iteration_ = -1;  // the cycle the factors are of; −1: none yet
   double factored_cfl_ = 0;
   bool roe_ = false;  // the j-faces' dissipation: Roe's matrix instead of the spectral radius
   double roe_linear_fix_ = -1;  // its Harten fix on the linear waves; < 0: the residual's

@@ -35,9 +35,10 @@ const SmootherRegistry& smoother_registry() {
         .at_most(8)
         .fallback("1");
     line.integer("refactor_every",
-                 "smoothing steps between two factorisations of the line systems (a lagged "
-                 "Jacobian; a change of CFL refactors at once): 10 takes the cycles of 1 on the "
-                 "default cases at a third of the factorisation time")
+                 "cycles between two factorisations of the line systems (a lagged Jacobian, "
+                 "refactored on multiples of it and when the CFL changes): 10 takes the cycles of "
+                 "1 on the default cases at a third of the factorisation time; a restart is bit "
+                 "for bit the uninterrupted run from a checkpoint of a multiple of it")
         .at_least(1)
         .at_most(100)
         .fallback("10");
