@@ -47,11 +47,14 @@ struct AirfoilParameters {
   // levels stop where a dimension would be odd or below 8 × 4 cells, or where an MPI rank's slab
   // would keep fewer than 2 rows on the coarsest level.
   long multigrid_levels = 4;
+  // Coarse-grid corrections per coarse level and cycle: 1 the sawtooth V-cycle, 2 a W-cycle.
+  long multigrid_gamma = 1;
   InnerBoundary inner = InnerBoundary::kWall;
   RankCoupling lusgs_ranks = RankCoupling::kPipelined;
   // The implicit smoother of every level: a name in smoother_registry() (smoother.hpp), and the
-  // numeric keys of its case-file section besides `type` (LU-SGS has none: it reads lusgs_omega
-  // and lusgs_ranks above).
+  // numeric keys of its case-file section besides `type` (LU-SGS reads lusgs_omega and
+  // lusgs_ranks above). Case files default to line_implicit (the schema, airfoil_case.cpp); the
+  // C++ default stays lusgs, the path the C++ tests pin and compare against.
   std::string smoother = "lusgs";
   std::map<std::string, double> smoother_options;
   // RANS only (turbulence.hpp): the model, ν̃∞/ν∞ of the far field and the inflow, and T∞ for

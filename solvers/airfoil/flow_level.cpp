@@ -95,7 +95,7 @@ void FlowLevel::update_primitives() {
 }
 
 void FlowLevel::smooth(double cfl, long iteration, double residual) {
-  smoother->smooth(*this, cfl);
+  smoother->smooth(*this, cfl, iteration);
   ScopedPhase phase(phase_seconds, "update");
   update_primitives();
   check_state(iteration, residual);

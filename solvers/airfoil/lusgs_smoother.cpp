@@ -217,7 +217,7 @@ LusgsSmoother::LusgsSmoother(const FlowLevel& level) {
   }
 }
 
-void LusgsSmoother::smooth(FlowLevel& level, double cfl) {
+void LusgsSmoother::smooth(FlowLevel& level, double cfl, long /*iteration*/) {
   ScopedPhase phase(level.phase_seconds, "lusgs");
   const Array3 u = level.u, du = du_;
   const Array2 lam_i = level.lambda_i, lam_j = level.lambda_j, lv_i = level.lambda_viscous_i,

@@ -33,7 +33,7 @@ inline constexpr int kDefaultWallMirror = 2;
 class LusgsSmoother final : public Smoother {
  public:
   explicit LusgsSmoother(const FlowLevel& level);
-  void smooth(FlowLevel& level, double cfl) override;
+  void smooth(FlowLevel& level, double cfl, long iteration) override;
 
  private:
   // One chunk of edge columns [begin, end): U and ΔU of `row` to `destination` (nonblocking;

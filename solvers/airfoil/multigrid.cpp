@@ -95,6 +95,13 @@ void coarse_grid_correction(std::vector<FlowLevel>& levels, std::size_t l, doubl
         });
     c.smooth(cfl, iteration, residual);
     coarse_grid_correction(levels, l + 1, cfl, iteration, residual);
+    // A W-cycle (gamma 2): the coarse level's smoothing and correction again, from its residual
+    // at the corrected state (the forcing P stays); the coarsest level has nothing to repeat.
+    for (long g = 1; g < c.parameters.multigrid_gamma && l + 2 < levels.size(); ++g) {
+      evaluate_residual(c);
+      c.smooth(cfl, iteration, residual);
+      coarse_grid_correction(levels, l + 1, cfl, iteration, residual);
+    }
   }
   {
     ScopedPhase phase(f.phase_seconds, "multigrid");

@@ -1,6 +1,7 @@
 #pragma once
 // FAS multigrid over a stack of levels (index 0 the finest): Jameson's sawtooth cycle, one
-// smoothing per level on the way down and none on the way up. Coarse levels take every other
+// smoothing per level on the way down and none on the way up; with multigrid_gamma 2 every
+// coarse level smooths and corrects twice (a W-cycle). Coarse levels take every other
 // node and first-order fluxes; U_c⁰ is the volume average of the four children and the forcing
 // P = Σ R_f − R_c(U_c⁰), so the coarse problem R_c(U_c) + P = 0 starts from the restricted fine
 // residual; the correction U_c − U_c⁰ returns by bilinear interpolation between coarse cell

@@ -17,8 +17,9 @@ struct FlowLevel;
 class Smoother {
  public:
   virtual ~Smoother() = default;
-  // U ← U + ΔU at local time steps Δt = CFL·V / Σ_f(½λ_f + λ_v,f).
-  virtual void smooth(FlowLevel& level, double cfl) = 0;
+  // U ← U + ΔU at local time steps Δt = CFL·V / Σ_f(½λ_f + λ_v,f); `iteration`, the solver's
+  // cycle, lets a smoother keep work across cycles reproducibly (restarts included).
+  virtual void smooth(FlowLevel& level, double cfl, long iteration) = 0;
 };
 
 // Factory argument: the level the smoother will smooth (shapes, parameters, slab). The

@@ -1,5 +1,6 @@
 #include <string>
 
+#include "solvers/airfoil/line_implicit_smoother.hpp"
 #include "solvers/airfoil/lusgs_smoother.hpp"
 #include "solvers/airfoil/smoother.hpp"
 
@@ -23,7 +24,39 @@ const SmootherRegistry& smoother_registry() {
         .at_most(8)
         .fallback(std::to_string(kDefaultWallMirror));
     r.add("lusgs", {[](const FlowLevel& level) { return std::make_unique<LusgsSmoother>(level); },
-                    lusgs, "lower-upper symmetric Gauss–Seidel with scalar diagonal (default)"});
+                    lusgs, "lower-upper symmetric Gauss–Seidel with scalar diagonal"});
+    Schema line(
+        "Line-implicit in the wall-normal direction: a block-tridiagonal solve along every line "
+        "i = const with LU-SGS's operator (solver.lusgs_omega) linearised in j and the wall ghost "
+        "mirrored, symmetric Gauss–Seidel over the lines; N ranks give the one-rank iterates "
+        "(docs/validation/airfoil.md, \"Line-implicit smoothing\").");
+    line.integer("sweeps", "symmetric Gauss–Seidel sweeps over the lines per smoothing step")
+        .at_least(1)
+        .at_most(8)
+        .fallback("1");
+    line.integer("refactor_every",
+                 "cycles between two factorisations of the line systems (a lagged Jacobian, "
+                 "refactored on multiples of it and when the CFL changes): 10 takes the cycles of "
+                 "1 on the default cases at a third of the factorisation time; a restart is bit "
+                 "for bit the uninterrupted run from a checkpoint of a multiple of it")
+        .at_least(1)
+        .at_most(100)
+        .fallback("10");
+    line.integer("roe",
+                 "the j-faces' implicit dissipation: 1 the residual's Roe matrix with its Harten "
+                 "fixes (first order), 0 LU-SGS's spectral radius, −1 (default) Roe for euler and "
+                 "the spectral radius for navier_stokes and rans (Roe's diverges there)")
+        .at_least(-1)
+        .at_most(1)
+        .fallback("-1");
+    line.real("roe_linear_fix",
+              "with Roe's matrix: Harten's fix on its entropy and shear waves (δ/ĉ); negative "
+              "(default): the residual's solver.linear_wave_fix")
+        .fallback("-1");
+    r.add(
+        "line_implicit",
+        {[](const FlowLevel& level) { return std::make_unique<LineImplicitSmoother>(level); }, line,
+         "block-tridiagonal lines in the wall-normal direction, Gauss–Seidel in i (default)"});
     return r;
   }();
   return registry;

@@ -70,7 +70,8 @@ AirfoilParameters euler_case() {
   p.cfl = 1000;
   p.cfl_ramp = 10;
   p.multigrid_levels = 3;
-  p.smoother_options["wall_mirror"] = 0;  // the pins are of the frozen wall ghost
+  p.smoother = "lusgs";                   // the pins are of LU-SGS
+  p.smoother_options["wall_mirror"] = 0;  // with the frozen wall ghost
   return p;
 }
 
@@ -84,7 +85,8 @@ AirfoilParameters laminar_case() {
   p.cfl_ramp = 10;
   p.limiter = Limiter::kNone;
   p.multigrid_levels = 2;
-  p.smoother_options["wall_mirror"] = 0;  // the pins are of the frozen wall ghost
+  p.smoother = "lusgs";                   // the pins are of LU-SGS
+  p.smoother_options["wall_mirror"] = 0;  // with the frozen wall ghost
   return p;
 }
 

@@ -239,8 +239,12 @@ TEST(AirfoilCli, CaseFilesRunAndWriteTheSurface) {
 TEST(AirfoilCli, InitialRestartWarmStartsFromACheckpoint) {
   const std::string euler =
       (surrox::testing::source_dir() / "cases/airfoil/naca0012_euler.yaml").string();
+  // LU-SGS: with line_implicit (the case files' default) the cold run converges at one fast
+  // rate and the warm start saves nothing at 8 orders here (64 × 32: cold 112 at M 0.5, 116 at
+  // M 0.55; warm 125, docs/validation/airfoil.md); this test is of the restart itself.
   const std::string small =
-      " --set solver.mesh.cells_around=64 --set solver.mesh.cells_normal=32 --set output.vtk=false";
+      " --set solver.mesh.cells_around=64 --set solver.mesh.cells_normal=32 --set output.vtk=false"
+      " --set solver.smoother.type=lusgs";
   const auto first = surrox::testing::scratch_dir() / "first",
              second = surrox::testing::scratch_dir() / "second";
   std::string out;

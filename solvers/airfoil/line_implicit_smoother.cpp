@@ -1,0 +1,329 @@
+#include "solvers/airfoil/line_implicit_smoother.hpp"
+
+#include <mpi.h>
+
+#include "solvers/airfoil/block_tridiagonal.hpp"
+#include "solvers/airfoil/boundary_conditions.hpp"
+#include "solvers/airfoil/flow_level.hpp"
+#include "solvers/scoped_phase.hpp"
+
+namespace surrox::solvers::airfoil {
+namespace {
+
+// MPI tags: the elimination's G, the forward substitution's g, the back substitution's x.
+constexpr int kLineTagGain = 4301, kLineTagForward = 4302, kLineTagBack = 4303;
+
+using BlockArray = Kokkos::View<double***, Kokkos::LayoutRight>;
+
+KOKKOS_INLINE_FUNCTION Block4 load_block(const BlockArray& b, long j, long i) {
+  Block4 m;
+  for (int n = 0; n < 16; ++n) m.a[n] = b(i, j, n);
+  return m;
+}
+
+KOKKOS_INLINE_FUNCTION void store_block(const BlockArray& b, long j, long i, const Block4& m) {
+  for (int n = 0; n < 16; ++n) b(i, j, n) = m.a[n];
+}
+
+// The kernels of one level's lines; k numbers the lines of a step, i = first + stride · k.
+struct LineKernels {
+  struct Eliminate {};
+  struct Forward {};
+  struct Back {};
+
+  LineKernels(const FlowLevel& level, const Array3& update, const Array3& forward,
+              const BlockArray& d_inverse, const BlockArray& lower, const BlockArray& gain,
+              const Array2& edge_in, const Array2& edge_out, double cfl, bool roe_faces,
+              double roe_linear_fix)
+      : u(level.u),
+        w(level.w),
+        du(update),
+        g(forward),
+        res(level.res),
+        geometry(level.geometry),
+        lam_i(level.lambda_i),
+        lam_j(level.lambda_j),
+        lv_i(level.lambda_viscous_i),
+        lv_j(level.lambda_viscous_j),
+        dinv(d_inverse),
+        low(lower),
+        gn(gain),
+        in(edge_in),
+        out(edge_out),
+        ni(level.ni()),
+        nl(level.rows()),
+        wall_begin(level.wall_begin),
+        periodic(level.periodic),
+        omega(level.parameters.lusgs_omega),
+        inv_cfl(1 / cfl),
+        lo(level.slab.rank() > 0),
+        hi(level.slab.rank() < level.slab.ranks() - 1),
+        wall(level.slab.has_wall() && level.parameters.inner == InnerBoundary::kWall),
+        viscous(level.viscous),
+        roe(roe_faces),
+        entropy_fix(level.parameters.entropy_fix),
+        linear_fix(roe_linear_fix >= 0 ? roe_linear_fix : level.parameters.linear_fix) {}
+
+  KOKKOS_INLINE_FUNCTION State prim(long j, long i) const {  // W of row j (−1 … nl)
+    return {{w(0, j + 2, i), w(1, j + 2, i), w(2, j + 2, i), w(3, j + 2, i)}};
+  }
+
+  // The implicit dissipation of j-face jf (between rows jf − 1 and jf): LU-SGS's (ω½λ_f +
+  // λ_v,f)I, or with `roe` ½|S| |Â| of the residual's Roe flux (first order, the same Harten
+  // fixes) + λ_v,f I, which leaves the entropy and shear waves as little damped as the residual
+  // does.
+  KOKKOS_INLINE_FUNCTION Block4 face_dissipation(long jf, long i) const {
+    if (!roe) return scaled_identity(omega * lam_j(jf, i) + lv_j(jf, i));
+    const double sx = geometry.sxj(jf, i), sy = geometry.syj(jf, i), s = sqrt(sx * sx + sy * sy);
+    Block4 d =
+        roe_dissipation(prim(jf - 1, i), prim(jf, i), sx / s, sy / s, entropy_fix, linear_fix);
+    for (int n = 0; n < 16; ++n) d.a[n] *= 0.5 * s;
+    for (int k = 0; k < 4; ++k) d(k, k) += lv_j(jf, i);
+    return d;
+  }
+
+  // ½A(W_n)·S − (face dissipation): the block of a j-neighbour in state wn across S.
+  KOKKOS_INLINE_FUNCTION Block4 neighbour_block(const State& wn, double sx, double sy,
+                                                const Block4& dissipation) const {
+    Block4 a = flux_jacobian(wn, sx, sy);
+    for (int n = 0; n < 16; ++n) a.a[n] = 0.5 * a.a[n] - dissipation.a[n];
+    return a;
+  }
+
+  // The block-diagonal of cell (j, i) given its j-faces' dissipation: V/Δt and the i-faces'
+  // LU-SGS terms, the j-faces' blocks, and on the wall row the mirrored ghost's block.
+  KOKKOS_INLINE_FUNCTION Block4 diagonal(long j, long i, const Block4& below,
+                                         const Block4& above) const {
+    const long ip = periodic ? wrap(i + 1, ni) : i + 1;
+    const double lc = lam_i(j, i) + lam_i(j, ip) + lam_j(j, i) + lam_j(j + 1, i);
+    const double lv = lv_i(j, i) + lv_i(j, ip) + lv_j(j, i) + lv_j(j + 1, i);
+    Block4 d = scaled_identity((lc + lv) * inv_cfl + omega * (lam_i(j, i) + lam_i(j, ip)) +
+                               lv_i(j, i) + lv_i(j, ip));
+    for (int n = 0; n < 16; ++n) d.a[n] += below.a[n] + above.a[n];
+    if (j == 0 && wall) {
+      const double sx = geometry.sxj(0, i), sy = geometry.syj(0, i), s = sqrt(sx * sx + sy * sy);
+      const double nx = sx / s, ny = sy / s;
+      const bool no_slip = viscous && i >= wall_begin;
+      const State wg = wall_ghost_state(prim(0, i), nx, ny, no_slip);
+      const Block4 a = neighbour_block(wg, -sx, -sy, below);
+      // M: ρ, ρE kept; momentum reversed (no-slip) or its normal part reflected (slip).
+      Block4 m = scaled_identity(1);
+      if (no_slip) {
+        m(1, 1) = m(2, 2) = -1;
+      } else {
+        m(1, 1) = 1 - 2 * nx * nx, m(1, 2) = m(2, 1) = -2 * nx * ny, m(2, 2) = 1 - 2 * ny * ny;
+      }
+      const Block4 am = product(a, m);
+      for (int n = 0; n < 16; ++n) d.a[n] += am.a[n];
+    }
+    return d;
+  }
+
+  // Elimination down line i: D'⁻¹, the lower blocks and G of every row; in: the lower rank's
+  // last G (k, 16); out: this rank's last G.
+  KOKKOS_INLINE_FUNCTION void operator()(Eliminate, long k) const {
+    const long i = first + stride * k;
+    Block4 prev = scaled_identity(0);
+    if (lo)
+      for (int n = 0; n < 16; ++n) prev.a[n] = in(k, n);
+    Block4 below = face_dissipation(0, i);
+    for (long j = 0; j < nl; ++j) {
+      const bool has_lower = j > 0 || lo, has_upper = j < nl - 1 || hi;
+      const Block4 above = face_dissipation(j + 1, i);
+      Block4 lower = scaled_identity(0), inverse;
+      if (has_lower) {
+        lower = neighbour_block(prim(j - 1, i), -geometry.sxj(j, i), -geometry.syj(j, i), below);
+        store_block(low, j, i, lower);
+      }
+      if (!eliminate(diagonal(j, i, below, above), has_lower ? &lower : nullptr, prev, inverse))
+        inverse = scaled_identity(0);  // cannot happen with D > 0; the state check catches NaN
+      store_block(dinv, j, i, inverse);
+      Block4 gain = scaled_identity(0);
+      if (has_upper)
+        gain = product(inverse, neighbour_block(prim(j + 1, i), geometry.sxj(j + 1, i),
+                                                geometry.syj(j + 1, i), above));
+      store_block(gn, j, i, gain);
+      prev = gain;
+      below = above;
+    }
+    if (hi)
+      for (int n = 0; n < 16; ++n) out(k, n) = prev.a[n];
+  }
+
+  // Forward substitution up line i, right-hand side −R − (i-neighbours at their current ΔU);
+  // in: the lower rank's last g (k, 4); out: this rank's last g.
+  KOKKOS_INLINE_FUNCTION void operator()(Forward, long k) const {
+    const long i = first + stride * k;
+    State prev{{0, 0, 0, 0}};
+    if (lo)
+      for (int c = 0; c < 4; ++c) prev[c] = in(k, c);
+    for (long j = 0; j < nl; ++j) {
+      State b;
+      i_neighbours(j, i, b);
+      for (int c = 0; c < 4; ++c) b[c] = -res(c, j, i) - b[c];
+      const bool has_lower = j > 0 || lo;
+      const Block4 lower = has_lower ? load_block(low, j, i) : scaled_identity(0);
+      prev = forward_step(load_block(dinv, j, i), b, has_lower ? &lower : nullptr, prev);
+      for (int c = 0; c < 4; ++c) g(i, j, c) = prev[c];
+    }
+    if (hi)
+      for (int c = 0; c < 4; ++c) out(k, c) = prev[c];
+  }
+
+  // Back substitution down line i into ΔU; in: the upper rank's first x (k, 4); out: this
+  // rank's first x.
+  KOKKOS_INLINE_FUNCTION void operator()(Back, long k) const {
+    const long i = first + stride * k;
+    State next{{0, 0, 0, 0}};
+    if (hi)
+      for (int c = 0; c < 4; ++c) next[c] = in(k, c);
+    for (long j = nl - 1; j >= 0; --j) {
+      State gj;
+      for (int c = 0; c < 4; ++c) gj[c] = g(i, j, c);
+      next = back_step(gj, load_block(gn, j, i), next);
+      for (int c = 0; c < 4; ++c) du(c, j, i) = next[c];
+    }
+    if (lo)
+      for (int c = 0; c < 4; ++c) out(k, c) = next[c];
+  }
+
+  // Σ over the i-neighbours of ½ΔF_n·S_cn − (ω½λ_f + λ_v,f)ΔU_n (LU-SGS's terms), ΔF_n =
+  // F(U_n + ΔU_n) − F(U_n); an open end of a rectangle is explicit.
+  KOKKOS_INLINE_FUNCTION void i_neighbours(long j, long i, State& sum) const {
+    for (int c = 0; c < 4; ++c) sum[c] = 0;
+    for (int n = 0; n < 2; ++n) {
+      double sx, sy, coef;
+      long in_;
+      if (n == 0) {
+        if (!periodic && i == 0) continue;
+        in_ = wrap(i - 1, ni);
+        sx = -geometry.sxi(j, i), sy = -geometry.syi(j, i), coef = omega * lam_i(j, i) + lv_i(j, i);
+      } else {
+        if (!periodic && i == ni - 1) continue;
+        in_ = wrap(i + 1, ni);
+        sx = geometry.sxi(j, i + 1), sy = geometry.syi(j, i + 1),
+        coef = omega * lam_i(j, in_) + lv_i(j, in_);
+      }
+      State un, up, dn;
+      bool zero = true;
+      for (int c = 0; c < 4; ++c) {
+        un[c] = u(c, j, in_), dn[c] = du(c, j, in_), up[c] = un[c] + dn[c];
+        zero = zero && dn[c] == 0;
+      }
+      if (zero) continue;  // not yet swept: exactly no contribution
+      const State f1 = conservative_flux(up, sx, sy), f0 = conservative_flux(un, sx, sy);
+      for (int c = 0; c < 4; ++c) sum[c] += 0.5 * (f1[c] - f0[c]) - coef * dn[c];
+    }
+  }
+
+  template <class Tag>
+  void run(LineImplicitSmoother::Lines lines, const char* label) {
+    first = lines.first, stride = lines.stride;
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<Tag>(0, lines.count), *this);
+  }
+
+  Array3 u, w, du, g, res;
+  SlabGeometry geometry;
+  Array2 lam_i, lam_j, lv_i, lv_j;
+  BlockArray dinv, low, gn;
+  Array2 in, out;
+  long ni, nl, wall_begin;
+  bool periodic;
+  double omega, inv_cfl;
+  bool lo, hi, wall, viscous, roe;
+  double entropy_fix, linear_fix;
+  long first = 0, stride = 1;
+};
+
+}  // namespace
+
+LineImplicitSmoother::LineImplicitSmoother(const FlowLevel& level) {
+  const auto& options = level.parameters.smoother_options;
+  if (const auto r = options.find("refactor_every"); r != options.end())
+    refactor_every_ = static_cast<long>(r->second);
+  if (const auto s = options.find("sweeps"); s != options.end())
+    sweeps_ = static_cast<int>(s->second);
+  // Roe's matrix by default on inviscid flow only: with the no-slip boundary layer it diverges
+  // (docs/validation/airfoil.md, "Line-implicit smoothing").
+  roe_ = !level.viscous;
+  if (const auto r = options.find("roe"); r != options.end() && r->second >= 0)
+    roe_ = r->second != 0;
+  if (const auto f = options.find("roe_linear_fix"); f != options.end())
+    roe_linear_fix_ = f->second;
+  const long nl = level.rows(), ni = level.ni();
+  du_ = Array3("LineImplicitSmoother::du", 4, nl, ni);
+  g_ = Array3("LineImplicitSmoother::g", ni, nl, 4);
+  d_inverse_ = BlockArray("LineImplicitSmoother::d_inverse", ni, nl, 16);
+  lower_ = BlockArray("LineImplicitSmoother::lower", ni, nl, 16);
+  gain_ = BlockArray("LineImplicitSmoother::gain", ni, nl, 16);
+  edge_send_ = Array2("LineImplicitSmoother::edge_send", ni, 16);
+  edge_receive_ = Array2("LineImplicitSmoother::edge_receive", ni, 16);
+  edge_host_ = Kokkos::create_mirror_view(edge_send_);
+}
+
+void LineImplicitSmoother::send(const FlowLevel& level, long count, int destination, int tag) {
+  // Whole rows of 16 travel (g and x fill 4 of them): one contiguous block.
+  Kokkos::deep_copy(Kokkos::subview(edge_host_, Rows(0, count), Kokkos::ALL),
+                    Kokkos::subview(edge_send_, Rows(0, count), Kokkos::ALL));
+  MPI_Send(edge_host_.data(), static_cast<int>(16 * count), MPI_DOUBLE, destination, tag,
+           level.slab.comm());
+}
+
+void LineImplicitSmoother::receive(const FlowLevel& level, long count, int source, int tag) {
+  MPI_Recv(edge_host_.data(), static_cast<int>(16 * count), MPI_DOUBLE, source, tag,
+           level.slab.comm(), MPI_STATUS_IGNORE);
+  Kokkos::deep_copy(Kokkos::subview(edge_receive_, Rows(0, count), Kokkos::ALL),
+                    Kokkos::subview(edge_host_, Rows(0, count), Kokkos::ALL));
+}
+
+void LineImplicitSmoother::factorize(const FlowLevel& level, double cfl) {
+  const int rank = level.slab.rank(), ranks = level.slab.ranks();
+  const long ni = level.ni();
+  LineKernels kernels(level, du_, g_, d_inverse_, lower_, gain_, edge_receive_, edge_send_, cfl,
+                      roe_, roe_linear_fix_);
+  if (rank > 0) receive(level, ni, rank - 1, kLineTagGain);
+  kernels.run<LineKernels::Eliminate>({0, 1, ni}, "LineImplicitSmoother::eliminate");
+  if (rank < ranks - 1) send(level, ni, rank + 1, kLineTagGain);
+}
+
+void LineImplicitSmoother::solve(const FlowLevel& level, Lines lines) {
+  const int rank = level.slab.rank(), ranks = level.slab.ranks();
+  LineKernels kernels(level, du_, g_, d_inverse_, lower_, gain_, edge_receive_, edge_send_, 1.0,
+                      roe_, roe_linear_fix_);
+  if (rank > 0) receive(level, lines.count, rank - 1, kLineTagForward);
+  kernels.run<LineKernels::Forward>(lines, "LineImplicitSmoother::forward");
+  if (rank < ranks - 1) {
+    send(level, lines.count, rank + 1, kLineTagForward);
+    receive(level, lines.count, rank + 1, kLineTagBack);
+  }
+  kernels.run<LineKernels::Back>(lines, "LineImplicitSmoother::back");
+  if (rank > 0) send(level, lines.count, rank - 1, kLineTagBack);
+}
+
+void LineImplicitSmoother::smooth(FlowLevel& level, double cfl, long iteration) {
+  ScopedPhase phase(level.phase_seconds, "line_implicit");
+  const long ni = level.ni(), nl = level.rows();
+  Kokkos::deep_copy(du_, 0.0);
+  // The factors are the costly part (0.6 of the smoother's time): refactored on cycles that are
+  // multiples of `refactor_every` and when the CFL changes, else kept (a lagged Jacobian; the
+  // right-hand side is always current). Tied to the cycle, not to the calls, so that a restart
+  // from a checkpoint of such a cycle continues bit for bit, and a W-cycle's second visit to a
+  // level reuses the factors of its first.
+  const bool due = iteration % refactor_every_ == 0 && iteration != factored_iteration_;
+  if (factored_iteration_ < 0 || due || cfl != factored_cfl_) {
+    factorize(level, cfl);
+    factored_cfl_ = cfl;
+    factored_iteration_ = iteration;
+  }
+  for (int sweep = 0; sweep < sweeps_; ++sweep) {
+    for (long i = 0; i < ni; ++i) solve(level, {i, 1, 1});
+    for (long i = ni - 1; i >= 0; --i) solve(level, {i, 1, 1});
+  }
+  const Array3 u = level.u, du = du_;
+  Kokkos::parallel_for(
+      "LineImplicitSmoother::update", Range2({0, 0}, {nl, ni}), KOKKOS_LAMBDA(long j, long i) {
+        for (int k = 0; k < 4; ++k) u(k, j, i) += du(k, j, i);
+      });
+}
+
+}  // namespace surrox::solvers::airfoil
