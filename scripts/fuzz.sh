@@ -15,11 +15,11 @@ out="$root/build/fuzz"
 extensions_all=(vtu vti vtp vts vtk vtm pvd h5)
 mkdir -p "$out"
 
-compile_flags() {  # the release build's include paths and definitions for one source
+compile_flags() {  # the release build's include paths and definitions for a target's sources
   python3 - "$release/compile_commands.json" "$1" <<'PY'
 import json, shlex, sys
 for e in json.load(open(sys.argv[1])):
-    if e["file"].endswith(sys.argv[2]):
+    if sys.argv[2] in e["file"]:  # a unity batch of the target
         args = shlex.split(e["command"])
         print(" ".join(a for a in args if a.startswith(("-I", "-D", "-isystem")) or
                        args[args.index(a) - 1] == "-isystem"))
@@ -45,7 +45,7 @@ PY
 build() {
   [ -f "$release/compile_commands.json" ] || { echo "configure and build build/release first" >&2; exit 2; }
   (cd "$release" && nice cmake --build . --target surrox_io surrox_core surrox_tests_io >/dev/null)
-  local flags="$(compile_flags io/vtk_reader.cpp) $(compile_flags io/hdf5_dataset.cpp)"
+  local flags="$(compile_flags surrox_io_vtk.dir/) $(compile_flags surrox_io_hdf5.dir/)"
   local objects=()
   for source in "$root"/io/vtk_*.cpp "$root"/io/hdf5_*.cpp "$root"/io/xdmf_*.cpp; do
     local object="$out/$(basename "${source%.cpp}").o"
