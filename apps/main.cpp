@@ -7,6 +7,7 @@
 #include "apps/command.hpp"
 #include "apps/summary.hpp"
 #include "core/error.hpp"
+#include "core/sanitizer_keep_libraries.hpp"
 #include "core/timer.hpp"
 #include "core/version.hpp"
 #include "couplers/deep_potential_pair.hpp"

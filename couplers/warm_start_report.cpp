@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "core/atomic_file.hpp"
 
 namespace surrox::couplers {
@@ -161,17 +163,24 @@ std::string comparison_table(const WarmStartSummary& summary, std::size_t cases,
       "run) and at SU2's Cauchy test on Cl and Cd ({} cycles, ε {:g}), medians:\n\n| model | "
       "cycles, accuracy | wall, accuracy | cycles, Cauchy | wall, Cauchy |\n|---|---|---|---|---|\n",
       kClTolerance, kCdTolerance, solvers::kCauchyElements, solvers::kCauchyEpsilon);
+  // NaN: the criterion was not met before the run stopped (e.g. the residual target came first).
+  const auto shown = [](double value, int decimals) {
+    return std::isnan(value) ? std::string("not reached") : fmt::format("{:.{}f}", value, decimals);
+  };
   for (std::size_t m = 0; m < labels.size(); ++m) {
     const ModelSummary& s = summary.models.at(m);
-    table += fmt::format("| {} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |\n", labels[m],
-                         s.median_accuracy_cycle_ratio, s.median_accuracy_wall_speedup,
-                         s.median_cauchy_cycle_ratio, s.median_cauchy_wall_speedup);
+    table += fmt::format(
+        "| {} | {} | {} | {} | {} |\n", labels[m], shown(s.median_accuracy_cycle_ratio, 2),
+        shown(s.median_accuracy_wall_speedup, 2), shown(s.median_cauchy_cycle_ratio, 2),
+        shown(s.median_cauchy_wall_speedup, 2));
   }
   table += fmt::format(
-      "\nCold start: median {:.0f} cycles, {:.2f} s per case; engineering accuracy after {:.0f} "
-      "cycles, the Cauchy test after {:.0f}.\n",
+      "\nCold start: median {:.0f} cycles, {:.2f} s per case; engineering accuracy after {} "
+      "cycles, the Cauchy test after {}.\n",
       summary.cold_median_iterations, summary.cold_median_wall_time_s,
-      summary.cold_median_accuracy_cycles, summary.cold_median_cauchy_cycles);
+      shown(summary.cold_median_accuracy_cycles, 0), shown(summary.cold_median_cauchy_cycles, 0));
+  if (table.find("not reached") != std::string::npos)
+    table += "(not reached: the runs met their residual target before the criterion held.)\n";
   return table;
 }
 

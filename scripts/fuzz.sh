@@ -4,8 +4,10 @@
 # VTK and HDF5 are the system libraries (not instrumented: their crashes and ASan reports in
 # surrox's calls still show, but coverage guidance comes from surrox's code and the target).
 #   scripts/fuzz.sh build                       build build/fuzz/<ext>_fuzz (needs build/release)
-#   scripts/fuzz.sh run SECONDS [EXT...]        fuzz each target for SECONDS of CPU time from
-#                                               fuzz/corpus/<ext> (+ new finds), crashes → build/fuzz/
+#   scripts/fuzz.sh run SECONDS [EXT...]        fuzz each target for SECONDS from
+#                                               fuzz/corpus/<ext> (+ new finds), crashes → build/fuzz/;
+#                                               SURROX_FUZZ_KEEP_GOING=1: go on past crashes (libFuzzer
+#                                               -fork=1 -ignore_crashes=1), e.g. ones inside HDF5
 #   scripts/fuzz.sh merge [EXT...]              add to fuzz/corpus/<ext> the finds that add coverage
 # Every crash found becomes a regression test (tests/io/fuzz_regression_test.cpp) and a fix.
 set -euo pipefail
@@ -66,6 +68,8 @@ build() {
 
 run() {
   local seconds="$1"; shift
+  local keep_going=()
+  [ "${SURROX_FUZZ_KEEP_GOING:-0}" = 1 ] && keep_going=(-fork=1 -ignore_crashes=1)
   local extensions=("$@")
   [ ${#extensions[@]} -gt 0 ] || extensions=("${extensions_all[@]}")
   for ext in "${extensions[@]}"; do
@@ -79,9 +83,9 @@ run() {
     # code's handling of that is then what is tested. Leaks: VTK's readers keep singletons.
     SURROX_FUZZ_DIR="$work" ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
       "$out/${ext}_fuzz" \
-      -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -max_len=65536 \
+      -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -max_len=65536 ${keep_going[@]+"${keep_going[@]}"} \
       -artifact_prefix="$out/crashes-$ext/" -print_final_stats=1 \
-      "$out/new-$ext" "$corpus" 2>&1 | grep -E "^(stat::|#[0-9]+ +DONE|==[0-9]+==ERROR|SUMMARY|artifact)" || true
+      "$out/new-$ext" "$corpus" 2>&1 | grep -E "^(stat::|#[0-9]+ +DONE|==[0-9]+==ERROR|SUMMARY|artifact|INFO: fuzzed for|INFO: exiting)" || true
   done
 }
 

@@ -45,6 +45,11 @@ TEST(FuzzCorpus, EveryInputReadsOrFailsCleanly) {
             << " refusals with a clear error (an HDF5 input goes through six readers)\n";
 }
 
+// The replay above also runs fuzz/regressions/h5/attribute_iterate_segv, which crashes HDF5
+// inside H5Aiterate2 (`surrox info`'s description) in this process's child: before the child
+// reset its signal handlers, PETSc's handler turned that SIGSEGV into an MPI_Abort that never
+// returned, and the test hung.
+//
 // The HDF5 file that made HDF5 1.10.8 use freed memory (fuzz/regressions/h5; whether that crashes
 // depends on the allocator: under the fuzzer's AddressSanitizer it did) goes through every HDF5
 // reader: each runs its read in a child first (io/contained_read.hpp), so this process survives

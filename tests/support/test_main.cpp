@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/runtime.hpp"
+#include "core/sanitizer_keep_libraries.hpp"
 #include "support/test_paths.hpp"
 
 int main(int argc, char** argv) {
