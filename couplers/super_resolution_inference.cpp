@@ -86,15 +86,19 @@ SuperResolved super_resolve(sr::SuperResolutionModel& m, const torch::Tensor& co
         for (int d = 0; d < 3; ++d) empty |= axes[d].own[tile[d]][0] >= axes[d].own[tile[d]][1];
         if (empty) continue;
         const std::array<long, 3> start = {axes[0].start[it], axes[1].start[iz], axes[2].start[ix]};
-        const std::vector<torch::indexing::TensorIndex> slices = {
-            Slice(), Slice(start[0], start[0] + crop[0]), Slice(start[1], start[1] + crop[1]),
-            Slice(start[2], start[2] + crop[2])};
+        // narrow(), not a std::vector<TensorIndex>: copying LibTorch 1.13's TensorIndex reads
+        // its uninitialised bool member (UndefinedBehaviorSanitizer, TensorIndexing.h:108).
+        const auto tile_of = [&](const torch::Tensor& t) {
+          return t.narrow(1, start[0], crop[0])
+              .narrow(2, start[1], crop[1])
+              .narrow(3, start[2], crop[2]);
+        };
         const auto [points, index] = sr::tile_points(axes, tile, grid, crop);
         const torch::Tensor flat =
             (index.select(1, 0) * fine[1] + index.select(1, 1)) * fine[2] + index.select(1, 2);
         Stopwatch model_watch;
         if (with_model) {
-          const torch::Tensor latent = m.network->encode(normalised.index(slices).unsqueeze(0));
+          const torch::Tensor latent = m.network->encode(tile_of(normalised).unsqueeze(0));
           std::vector<torch::Tensor> parts;
           for (long b = 0; b < points.size(0); b += kDecodeChunk)
             parts.push_back(
@@ -104,7 +108,7 @@ SuperResolved super_resolve(sr::SuperResolutionModel& m, const torch::Tensor& co
         out.inference_s += model_watch.seconds();
         Stopwatch trilinear_watch;
         const torch::Tensor tri = surrogates::super_resolution::trilinear(
-            grid.nodes.index(slices).unsqueeze(0), points.unsqueeze(0))[0];
+            tile_of(grid.nodes).unsqueeze(0), points.unsqueeze(0))[0];
         out.trilinear.index_copy_(1, flat, tri.t().to(torch::kFloat64));
         out.trilinear_s += trilinear_watch.seconds();
         ++out.tiles;

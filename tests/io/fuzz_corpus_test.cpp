@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 TEST(FuzzCorpus, EveryInputReadsOrFailsCleanly) {
   const fs::path fuzz = surrox::testing::source_dir() / "fuzz";
-  std::size_t replayed = 0, failed_cleanly = 0;  // inputs, refusals
+  std::size_t replayed = 0, failed_cleanly = 0, left_to_release = 0;  // inputs, refusals
   for (const char* folder : {"corpus", "regressions"}) {
     if (!fs::is_directory(fuzz / folder)) continue;
     for (const auto& kind : fs::directory_iterator(fuzz / folder)) {
@@ -31,6 +31,14 @@ TEST(FuzzCorpus, EveryInputReadsOrFailsCleanly) {
       if (fs::is_directory(fuzz / "corpus" / (ext + "-files")))
         fs::copy(fuzz / "corpus" / (ext + "-files"), work, fs::copy_options::recursive);
       for (const auto& input : fs::directory_iterator(kind.path())) {
+        // The release build turns these files' absurd size fields into std::bad_alloc and an
+        // InputError; under AddressSanitizer such a `new` ends the process instead.
+        const std::string name = input.path().filename().string();
+        if (surrox::testing::kSanitizedBuild &&
+            (name.rfind("huge_allocation", 0) == 0 || name.rfind("large_allocation", 0) == 0)) {
+          ++left_to_release;
+          continue;
+        }
         const fs::path path = work / ("input." + ext);
         fs::copy_file(input.path(), path, fs::copy_options::overwrite_existing);
         SCOPED_TRACE(input.path().string());
@@ -41,6 +49,9 @@ TEST(FuzzCorpus, EveryInputReadsOrFailsCleanly) {
     }
   }
   EXPECT_GT(replayed, 10u);
+  if (left_to_release > 0)
+    std::cout << left_to_release
+              << " allocation findings left to the release build (ASan cannot throw bad_alloc)\n";
   std::cout << replayed << " inputs replayed, " << failed_cleanly
             << " refusals with a clear error (an HDF5 input goes through six readers)\n";
 }

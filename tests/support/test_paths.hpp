@@ -10,6 +10,15 @@ class Runtime;
 
 namespace surrox::testing {
 
+// True in the `debug` preset's build (AddressSanitizer). Instrumented code runs several times
+// slower, and a throwing `new` that cannot be satisfied ends the process there (ASan reports
+// out-of-memory instead of throwing std::bad_alloc), so a few tests adapt.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSanitizedBuild = true;
+#else
+inline constexpr bool kSanitizedBuild = false;
+#endif
+
 // The Runtime the test main created for this process.
 Runtime& runtime();
 void set_runtime(Runtime* runtime);
