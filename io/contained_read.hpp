@@ -15,6 +15,13 @@ namespace surrox::io {
 void probe_in_child(const std::function<void()>& read, const std::string& file,
                     const std::string& library);
 
+// The usual use: probe `read` in a child, then run it here and return its result.
+template <class Read>
+auto read_contained(const std::string& file, const std::string& library, const Read& read) {
+  probe_in_child([&] { read(); }, file, library);
+  return read();
+}
+
 // On by default. The fuzz target (fuzz/reader_fuzz.cpp) turns it off: a crash or sanitizer
 // report inside the child would otherwise be hidden from the fuzzer as a clean InputError.
 void contain_library_crashes(bool on);

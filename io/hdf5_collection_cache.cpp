@@ -210,8 +210,8 @@ std::optional<CollectionCache> read_collection_cache(const std::filesystem::path
     return std::nullopt;
   }
   try {
-    probe_in_child([&] { read_cache_contents(path); }, path.string(), "HDF5");
-    CollectionCache cache = read_cache_contents(path);
+    CollectionCache cache =
+        read_contained(path.string(), "HDF5", [&] { return read_cache_contents(path); });
     if (cache.fingerprint != fingerprint) {
       if (why) *why = "the data section, the manifest or a file changed";
       return std::nullopt;

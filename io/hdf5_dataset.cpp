@@ -845,8 +845,7 @@ MeshCollection read_hdf5_dataset_uncontained(const std::filesystem::path& path) 
 }  // namespace
 
 MeshCollection read_hdf5_dataset(const std::filesystem::path& path) {
-  probe_in_child([&] { read_hdf5_dataset_uncontained(path); }, path.string(), "HDF5");
-  return read_hdf5_dataset_uncontained(path);
+  return read_contained(path.string(), "HDF5", [&] { return read_hdf5_dataset_uncontained(path); });
 }
 
 namespace {

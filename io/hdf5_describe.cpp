@@ -203,8 +203,7 @@ std::vector<Hdf5ObjectInfo> describe_uncontained(const std::filesystem::path& pa
 }  // namespace
 
 std::vector<Hdf5ObjectInfo> describe_hdf5(const std::filesystem::path& path) {
-  probe_in_child([&] { describe_uncontained(path); }, path.string(), "HDF5");
-  return describe_uncontained(path);
+  return read_contained(path.string(), "HDF5", [&] { return describe_uncontained(path); });
 }
 
 }  // namespace surrox::io

@@ -221,13 +221,11 @@ MeshCollection read_multiblock_uncontained(const std::filesystem::path& path) {
 }  // namespace
 
 std::vector<std::string> hdf5_multiblock_blocks(const std::filesystem::path& path) {
-  probe_in_child([&] { multiblock_blocks_uncontained(path); }, path.string(), "HDF5");
-  return multiblock_blocks_uncontained(path);
+  return read_contained(path.string(), "HDF5", [&] { return multiblock_blocks_uncontained(path); });
 }
 
 MeshCollection read_hdf5_multiblock(const std::filesystem::path& path) {
-  probe_in_child([&] { read_multiblock_uncontained(path); }, path.string(), "HDF5");
-  return read_multiblock_uncontained(path);
+  return read_contained(path.string(), "HDF5", [&] { return read_multiblock_uncontained(path); });
 }
 
 }  // namespace surrox::io
