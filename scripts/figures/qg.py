@@ -4,10 +4,12 @@
 Runs (skipping any run folder that already holds a summary.json):
   stommel.yaml on 32x64, 64x128, 128x256 -> qg_stommel.png (ψ against the closed form, error
                                              against h, observed order)
+  rossby_basin_mode.yaml on the same grids -> qg_rossby.png (ψ at three times, the phase against
+                                             σt, frequency error against h)
   double_gyre.yaml                        -> qg_double_gyre.png (time-mean ψ and ω, an
                                              instantaneous ω, energy and its budget against t)
 
-Usage: scripts/figures/qg.py [--surrox build/release/apps/surrox]
+Usage: scripts/figures/qg.py [--surrox build/release/apps/surrox] [--only stommel|rossby|double_gyre]
                              [--work /tmp/surrox-figures/qg] [--out docs/validation/figures]
 Needs Debian's python3-matplotlib, python3-numpy and python3-h5py (scripts/bootstrap.sh).
 """
@@ -83,6 +85,54 @@ def stommel(surrox, work, figures):
     print("stommel errors", errors, "orders", orders)
 
 
+def mode_phase(psi, n, big_k):
+    """Phase θ and amplitude of ψ ≈ a φ cos(Kx) + b φ sin(Kx) = |·| φ cos(Kx + θ), least squares."""
+    x = np.arange(1, n) / n
+    y = np.arange(1, 2 * n) / n  # from the southern wall
+    X, Y = np.meshgrid(x, y)
+    envelope = np.sin(np.pi * X) * np.sin(np.pi * Y / 2)
+    basis = np.stack([(envelope * np.cos(big_k * X)).ravel(), (envelope * np.sin(big_k * X)).ravel()], 1)
+    (a, b), *_ = np.linalg.lstsq(basis, psi.ravel(), rcond=None)
+    return math.atan2(-b, a), math.hypot(a, b)
+
+
+def rossby(surrox, work, figures):
+    big_k = math.pi * math.sqrt(1.25)  # mode (1, 1) of [0, 1] × [−1, 1]
+    sigma = 1.0 / (2 * big_k)           # β = 1
+    hs, errors = [], []
+    fig, ax = plt.subplots(1, 5, figsize=(17, 4), gridspec_kw={"width_ratios": [1, 1, 1, 1.6, 1.6]})
+    for n in (32, 64, 128):
+        out = work / f"rossby_{n}"
+        run_case(surrox, CASES / "rossby_basin_mode.yaml", out, [f"solver.cells=[{n}, {2 * n}]"])
+        t, f = fields(out)
+        fits = [mode_phase(p, n, big_k) for p in f["psi"]]
+        phase = np.unwrap([p for p, _ in fits])
+        measured = np.polyfit(t, phase, 1)[0]
+        hs.append(1 / n)
+        errors.append(abs(measured / sigma - 1))
+        if n == 64:
+            x = np.arange(1, n) / n
+            y = -1 + np.arange(1, 2 * n) / n
+            for a, index in zip(ax[:3], (0, 5, 10)):
+                a.contourf(x, y, f["psi"][index], levels=np.linspace(-1, 1, 21), cmap="RdBu_r")
+                a.set_title(f"ψ at t = {t[index]:g} (σt = {sigma * t[index]:.2f})", fontsize=9)
+                a.set_aspect("equal")
+            ax[3].plot(t, phase - phase[0], "o", ms=3, label="surrox, 64 × 128")
+            ax[3].plot(t, sigma * t, "k-", lw=1, label="σt, σ = β/(2K)")
+            ax[3].set_xlabel("t")
+            ax[3].set_ylabel("phase of the mode")
+            ax[3].legend(fontsize=8)
+    orders = [math.log2(errors[i - 1] / errors[i]) for i in range(1, len(errors))]
+    ax[4].loglog(hs, errors, "o-", label="|σ_measured/σ − 1|")
+    ax[4].loglog(hs, [errors[0] * (h / hs[0]) ** 2 for h in hs], "k--", label="h²")
+    ax[4].set_xlabel("h = 1/nx")
+    ax[4].set_title("orders " + ", ".join(f"{o:.2f}" for o in orders), fontsize=9)
+    ax[4].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(figures / "qg_rossby.png", dpi=110)
+    print("rossby frequency errors", errors, "orders", orders)
+
+
 def double_gyre(surrox, work, figures):
     out = work / "double_gyre"
     summary = run_case(surrox, CASES / "double_gyre.yaml", out)
@@ -127,12 +177,15 @@ def main():
     p.add_argument("--surrox", default=str(ROOT / "build/release/apps/surrox"))
     p.add_argument("--work", default="/tmp/surrox-figures/qg")
     p.add_argument("--out", default=str(ROOT / "docs/validation/figures"))
+    p.add_argument("--only", choices=("stommel", "rossby", "double_gyre"),
+                   help="draw one figure only")
     args = p.parse_args()
     work, figures = pathlib.Path(args.work), pathlib.Path(args.out)
     work.mkdir(parents=True, exist_ok=True)
     figures.mkdir(parents=True, exist_ok=True)
-    stommel(args.surrox, work, figures)
-    double_gyre(args.surrox, work, figures)
+    for name, draw in (("stommel", stommel), ("rossby", rossby), ("double_gyre", double_gyre)):
+        if args.only in (None, name):
+            draw(args.surrox, work, figures)
 
 
 if __name__ == "__main__":

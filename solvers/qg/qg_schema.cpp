@@ -1,3 +1,4 @@
+#include "solvers/qg/qg_initial_vorticity.hpp"
 #include "solvers/qg/qg_solver.hpp"
 
 namespace surrox::solvers::qg {
@@ -45,11 +46,20 @@ Schema qg_schema() {
       .fallback("free_slip");
   s.boolean("advection", "the Jacobian J(ψ, ω); false: the linear (Stommel, Munk) problem")
       .fallback("true");
-  s.choice("initial", {"rest", "random"},
+  s.choice("initial", qg_initial_vorticity_names(),
            "rest: ω = 0; random: ω = A/4 Σ a_lm sin(lπx/Lx) sin(mπ(y/Ly + ½)), l, m = 1…4, with "
-           "seeded a_lm ∈ [−1, 1)")
+           "seeded a_lm ∈ [−1, 1); basin_mode: the linear Rossby basin mode ψ = A sin(mπx/Lx) "
+           "sin(nπ(y/Ly + ½)) cos(Kx + σt) at t = 0, K² = (mπ/Lx)² + (nπ/Ly)², which travels west "
+           "at the frequency σ = β/(2K) (validation; run it with advection, forcing, drag and "
+           "viscosity off)")
       .fallback("rest");
-  s.real("amplitude", "amplitude A of the random initial vorticity").at_least(0).fallback("1");
+  s.integers("mode", "the basin mode's [m, n] (initial: basin_mode)")
+      .sized(2)
+      .at_least(1)
+      .fallback("[1, 1]");
+  s.real("amplitude", "amplitude A of the random initial vorticity or of the basin mode's ψ")
+      .at_least(0)
+      .fallback("1");
   s.integer("seed", "seed of the random initial vorticity").at_least(0).fallback("7");
   s.real("end_time", "simulated time to reach").above(0).fallback("10");
   s.real("cfl",

@@ -9,14 +9,12 @@
 #include "solvers/common/fft_tridiagonal_poisson_solver.hpp"
 #include "solvers/common/ksp_poisson_solver.hpp"
 #include "solvers/common/wall_normal_grid.hpp"
-#include "solvers/counter_hash.hpp"
 #include "solvers/qg/arakawa.hpp"
+#include "solvers/qg/qg_initial_vorticity.hpp"
 #include "solvers/scoped_phase.hpp"
 
 namespace surrox::solvers::qg {
 namespace {
-
-constexpr int kQgInitialModes = 4;  // l, m = 1 … 4 in the random initial vorticity
 
 QgParameters qg_parameters(const CaseNode& config) {
   QgParameters p;
@@ -139,26 +137,8 @@ void QgSolver::initialize(const CaseNode& config, Runtime& runtime) {
 }
 
 void QgSolver::set_initial(const CaseNode& config) {
-  if (config.string("initial") == "rest") return;
-  Kokkos::Array<double, kQgInitialModes * kQgInitialModes> a;
-  const auto seed = static_cast<std::uint64_t>(config.integer("seed"));
-  for (int n = 0; n < kQgInitialModes * kQgInitialModes; ++n)
-    a[n] = 2 * unit_interval(mix64(seed * kGoldenGamma + static_cast<std::uint64_t>(n))) - 1;
-  const double amplitude = config.real("amplitude") / kQgInitialModes;
-  const double hx = hx_, hy = hy_, lx = p_.lx, ly = p_.ly;
-  const long x0 = xs_ - ox_, z0 = zs_ - oz_;
-  const Field3 w = omega_;
-  for_each_cell<2>(
-      "QgSolver::initial", owned_, KOKKOS_LAMBDA(long k, long, long i) {
-        const double x = static_cast<double>(x0 + i + 1) * hx;
-        const double y = static_cast<double>(z0 + k + 1) * hy;  // from the southern wall
-        double sum = 0;
-        for (int l = 1; l <= kQgInitialModes; ++l)
-          for (int m = 1; m <= kQgInitialModes; ++m)
-            sum += a[(l - 1) * kQgInitialModes + m - 1] * sin(l * M_PI * x / lx) *
-                   sin(m * M_PI * y / ly);
-        w(k, 0, i) = amplitude * sum;
-      });
+  const QgNodes nodes{hx_, hy_, p_.lx, p_.ly, xs_ - ox_, zs_ - oz_, owned_};
+  set_qg_initial_vorticity(config.string("initial"), config, nodes, omega_);
 }
 
 void QgSolver::solve_streamfunction() {
