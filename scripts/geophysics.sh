@@ -3,7 +3,8 @@
 #   1. the emulation dataset: the double gyre on 32 × 64, spun up to t = 10, then 2000 snapshots
 #      of ψ, ω, u, v every 0.02 into one fields.h5 (cases/qg/emulation.yaml; ~30 s);
 #   2. the POD-LSTM emulator through `surrox train` (cases/qg/pod_lstm.yml: 5 POD modes of the
-#      training part, 8 snapshots in, 8 out, split 70/15/15 % in time; ~10 s);
+#      training part, 8 snapshots in, 8 out, split 70/15/15 % in time, an ensemble of five
+#      networks; ~20 s);
 #   3. `surrox evaluate` on the test part: R² per mode, RMSE of ψ and ACC per lead for the LSTM,
 #      persistence, climatology and the linear model;
 #   4. the figure: OUT/figures/qg_emulator.png (first POD coefficient against truth, skill

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <fstream>
+#include <optional>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -46,6 +47,14 @@ nlohmann::json pod_skill_report(const PodLstmModel& m, const Snapshots& s,
   nlohmann::json report;
   for (const auto& [name, f] : forecasts)
     report[name] = measure_skill(f, w.targets, fields, m.basis).to_json();
+  if (m.members.size() > 1) {
+    // Each member alone: how much the ensemble mean gains over its members.
+    std::vector<double> member_r2;
+    for (std::size_t k = 0; k < m.members.size(); ++k)
+      member_r2.push_back(
+          measure_skill(m.member_forecast(k, w.inputs), w.targets, fields, m.basis).mean_r2);
+    report["lstm_members_mean_r2"] = member_r2;
+  }
   report["windows"] = w.count();
   report["first_time"] = s.times[static_cast<std::size_t>(starts.front())];
   report["last_time"] = s.times[static_cast<std::size_t>(starts.back() + in + out - 1)];
@@ -182,10 +191,10 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
           PodLstmModel candidate = m;
           candidate.options.layers = c.architecture.layers;
           candidate.options.skips = c.architecture.skips;
-          candidate.network =
-              new_network(candidate.options, seed * 100003 + static_cast<std::uint64_t>(c.id));
+          candidate.members = {
+              new_network(candidate.options, seed * 100003 + static_cast<std::uint64_t>(c.id))};
           Trainer single(candidate_training);  // this rank alone
-          single.fit(*candidate.network, train_set, validation_set,
+          single.fit(*candidate.members[0], train_set, validation_set,
                      r.output_dir / "search" / fmt::format("candidate_{:03d}", c.id));
           return measure_skill(candidate.forecast(vw.inputs), vw.targets, validation_fields,
                                m.basis)
@@ -197,11 +206,45 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
     results["search"] = report;
   }
 
-  m.network = new_network(m.options, static_cast<std::uint64_t>(training.integer("seed")));
-  Trainer trainer(training, collective_data_parallel(r.runtime.comm()));
-  const TrainResult fit =
-      trainer.fit(*m.network, train_set, validation_set, r.output_dir, r.resume, r.max_epochs);
-  m.network->eval();
+  // The members train one after another (each data-parallel over the ranks) from seeds seed,
+  // seed + 1, …; member 0 in OUTDIR, member k in OUTDIR/member_k, each with its checkpoint.
+  // A member that ends unfinished (--max-epochs) ends the run: a resumed run picks it up.
+  const long ensemble = network.integer("ensemble");
+  const auto seed = static_cast<std::uint64_t>(training.integer("seed"));
+  const long epochs = training.integer("epochs");
+  TrainResult fit;  // member 0's
+  nlohmann::json member_reports = nlohmann::json::array();
+  bool finished = true;
+  for (long k = 0; k < ensemble && finished; ++k) {
+    const std::filesystem::path dir =
+        k == 0 ? r.output_dir : r.output_dir / fmt::format("member_{}", k);
+    std::optional<std::filesystem::path> resume = r.resume;
+    if (k > 0) {
+      resume.reset();
+      if (r.resume && std::filesystem::exists(dir / "checkpoint.pt"))
+        resume = dir / "checkpoint.pt";
+      if (r.runtime.root()) std::filesystem::create_directories(dir);
+    }
+    if (ensemble > 1)
+      spdlog::info("pod_lstm: ensemble member {} of {} (seed {})", k + 1, ensemble,
+                   seed + static_cast<std::uint64_t>(k));
+    auto member = new_network(m.options, seed + static_cast<std::uint64_t>(k));
+    // The member's seed also draws its batches: members differ in the data order too.
+    YAML::Node member_run = YAML::Clone(training.yaml());
+    member_run["seed"] = static_cast<long>(seed) + k;
+    const CaseNode member_training(member_run, training.origin_ptr(), training.path());
+    Trainer trainer(member_training, collective_data_parallel(r.runtime.comm()));
+    const TrainResult f =
+        trainer.fit(*member, train_set, validation_set, dir, resume, r.max_epochs);
+    member->eval();
+    m.members.push_back(member);
+    if (k == 0) fit = f;
+    finished = static_cast<long>(f.history.size()) >= epochs || f.stopped_early;
+    member_reports.push_back({{"seed", seed + static_cast<std::uint64_t>(k)},
+                              {"epochs", f.history.size()},
+                              {"best_epoch", f.best_epoch},
+                              {"best_validation_loss", f.best_validation_loss}});
+  }
   m.training = {{"config", r.config_path},
                 {"data", path.string()},
                 {"snapshots", s.steps()},
@@ -211,10 +254,12 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
                   {"test", split.steps - split.validation_end}}},
                 {"epochs", fit.history.size()},
                 {"best_epoch", fit.best_epoch},
-                {"best_validation_loss", fit.best_validation_loss}};
+                {"best_validation_loss", fit.best_validation_loss},
+                {"members", member_reports}};
 
   results["family"] = kFamilyName;
-  results["parameters"] = m.network->parameter_count();
+  results["parameters"] = m.members[0]->parameter_count() * static_cast<long>(m.members.size());
+  results["ensemble"] = {{"members", m.members.size()}, {"requested", ensemble}};
   results["pod"] = {{"modes", m.basis.size()},
                     {"energy_fractions", pod_to_vector(m.basis.energy_fractions())},
                     {"captured_energy", m.basis.captured_energy()}};
@@ -227,8 +272,7 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
   results["best_validation_loss"] = fit.best_validation_loss;
   results["final_train_loss"] = fit.history.empty() ? NAN : fit.history.back().train_loss;
   results["samples_per_second"] = fit.samples_per_second;
-  results["finished"] =
-      static_cast<long>(fit.history.size()) >= training.integer("epochs") || fit.stopped_early;
+  results["finished"] = finished && static_cast<long>(m.members.size()) == ensemble;
   if (!validation_starts.empty())
     results["validation"] = pod_skill_report(m, s, coefficients, validation_starts, {});
   if (!test_starts.empty()) results["test"] = pod_skill_report(m, s, coefficients, test_starts, {});
@@ -314,6 +358,12 @@ Schema pod_lstm_schema() {
                "autoregressive component), started from the least-squares fit with the LSTM "
                "head at zero: training starts from the linear model and learns a correction")
       .fallback("false");
+  network
+      .integer("ensemble",
+               "members trained from the seeds training.seed, training.seed + 1, …; the forecast "
+               "is their mean (member k ≥ 1 trains in OUTDIR/member_k)")
+      .at_least(1)
+      .fallback("1");
   root.section("network", network, "the forecaster");
   root.section("training", Trainer::schema(), "optimizer, schedule, loss, epochs, checkpoints");
   root.section("search", search_schema(),

@@ -8,12 +8,25 @@
 
 namespace surrox::training::pod_lstm {
 
-torch::Tensor PodLstmModel::forecast(const torch::Tensor& inputs) const {
+torch::Tensor PodLstmModel::member_forecast(std::size_t k, const torch::Tensor& inputs) const {
   torch::NoGradGuard no_grad;
-  network->eval();
+  members.at(k)->eval();
   const torch::Tensor scaled = scaling.apply(inputs.to(torch::kFloat64)).to(torch::kFloat32);
-  return scaling.undo(network->forward(scaled).to(torch::kFloat64));
+  return scaling.undo(members[k]->forward(scaled).to(torch::kFloat64));
 }
+
+torch::Tensor PodLstmModel::forecast(const torch::Tensor& inputs) const {
+  torch::Tensor sum = member_forecast(0, inputs);
+  for (std::size_t k = 1; k < members.size(); ++k) sum = sum + member_forecast(k, inputs);
+  return sum / static_cast<double>(members.size());
+}
+
+namespace {
+// Member 0 keeps the single network's entry name, so one-network files stay as they were.
+std::string pod_member_entry(std::size_t k) {
+  return k == 0 ? std::string("network") : fmt::format("network_{}", k);
+}
+}  // namespace
 
 nlohmann::json PodLstmModel::metadata() const {
   const torch::Tensor fractions = basis.energy_fractions().contiguous();
@@ -21,6 +34,7 @@ nlohmann::json PodLstmModel::metadata() const {
       {"family", kFamilyName},
       {"format_version", 1},
       {"network", options.to_json()},
+      {"ensemble", members.size()},
       {"field", field},
       {"points", basis.points()},
       {"modes", basis.size()},
@@ -32,9 +46,12 @@ nlohmann::json PodLstmModel::metadata() const {
 }
 
 void PodLstmModel::save(const std::filesystem::path& path) const {
-  torch::serialize::OutputArchive archive, weights;
-  network->save(weights);
-  archive.write("network", weights);
+  torch::serialize::OutputArchive archive;
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    torch::serialize::OutputArchive weights;
+    members[k]->save(weights);
+    archive.write(pod_member_entry(k), weights);
+  }
   archive.write("pod_mean", basis.mean);
   archive.write("pod_modes", basis.modes);
   archive.write("pod_energy", basis.energy);
@@ -57,6 +74,7 @@ PodLstmModel PodLstmModel::load(const std::filesystem::path& path) {
   if (!surrogates::open_model_archive(path, archive, text))
     throw InputError(source + ": not a surrox model");
   PodLstmModel m;
+  long ensemble = 1;
   try {
     const auto j = nlohmann::json::parse(text);
     if (j.value("family", std::string("field")) != kFamilyName)
@@ -67,6 +85,7 @@ PodLstmModel PodLstmModel::load(const std::filesystem::path& path) {
     m.train_fraction = j.at("split").at("train").get<double>();
     m.validation_fraction = j.at("split").at("validation").get<double>();
     m.training = j.value("training", nlohmann::json::object());
+    ensemble = j.value("ensemble", 1L);
   } catch (const nlohmann::json::exception& e) {
     throw InputError(source + ": damaged pod_lstm metadata (" + e.what() + ")");
   }
@@ -81,14 +100,18 @@ PodLstmModel PodLstmModel::load(const std::filesystem::path& path) {
     archive.read("scale_std", m.scaling.std);
     archive.read("climatology", m.climatology);
     archive.read("linear_weights", m.linear.weights);
-    m.network = std::make_shared<surrogates::pod::StackedLstm>(m.options);
-    torch::serialize::InputArchive weights;
-    archive.read("network", weights);
-    m.network->load(weights);
+    if (ensemble < 1) throw InputError(source + ": damaged pod_lstm metadata (ensemble < 1)");
+    for (std::size_t k = 0; k < static_cast<std::size_t>(ensemble); ++k) {
+      auto member = std::make_shared<surrogates::pod::StackedLstm>(m.options);
+      torch::serialize::InputArchive weights;
+      archive.read(pod_member_entry(k), weights);
+      member->load(weights);
+      member->eval();
+      m.members.push_back(member);
+    }
   } catch (const c10::Error&) {
     throw InputError(source + ": the tensors do not fit the model its metadata describes");
   }
-  m.network->eval();
   return m;
 }
 
