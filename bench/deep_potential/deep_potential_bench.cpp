@@ -6,6 +6,10 @@
 // network and its gradient. Counters: us_per_atom_step and, for the compressed model, the
 // max |ΔF| (eV/Å) against the uncompressed one on the same frame. SURROX_DP_MODEL=PATH
 // benchmarks a trained model (its config must be the default's sel and rcut) instead.
+// SURROX_DP_DUMP=DIR writes, per frame, the uncompressed model (DIR/frame_<atoms>_model.pt) and
+// the positions, box, neighbour slots, relative vectors, energy and forces as raw float64/int64
+// files (DIR/frame_<atoms>_*.bin): bench/deep_potential/python_reference.py evaluates the same
+// network on the same input with Debian's python3-torch (bench/deep_potential/compare_python.sh).
 #include <benchmark/benchmark.h>
 #include <torch/torch.h>
 
@@ -13,6 +17,10 @@
 #include <cstdlib>
 #include <map>
 #include <random>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
 
 #include "surrogates/deep_potential/compress.hpp"
 #include "surrogates/deep_potential/model_file.hpp"
@@ -46,6 +54,29 @@ Frame silicon(int cells) {
         }
   f.box = {cells * a, 0, 0, 0, cells * a, 0, 0, 0, cells * a};
   return f;
+}
+
+template <class T>
+void write_raw(const std::filesystem::path& path, const T* data, std::size_t count) {
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(count * sizeof(T)));
+}
+
+// The inputs and outputs of one evaluation, for the Python reference (SURROX_DP_DUMP).
+void dump_frame(const std::filesystem::path& dir, const Frame& f, const dp::FrameEnvironment& env,
+                dp::SeE2aModel& model, const dp::Prediction& p) {
+  std::filesystem::create_directories(dir);
+  // Per frame: without SURROX_DP_MODEL each frame's model takes that frame's statistics.
+  const std::string stem = "frame_" + std::to_string(env.atoms) + "_";
+  dp::save_model(dir / (stem + "model.pt"), model, {});
+  write_raw(dir / (stem + "coord.bin"), f.coord.data(), f.coord.size());
+  write_raw(dir / (stem + "box.bin"), f.box.data(), f.box.size());
+  write_raw(dir / (stem + "rij.bin"), env.rij.data(), env.rij.size());
+  write_raw(dir / (stem + "neighbor.bin"), env.neighbor.data(), env.neighbor.size());
+  const torch::Tensor energy = p.energy.contiguous(), force = p.force.contiguous();
+  write_raw(dir / (stem + "energy.bin"), energy.data_ptr<double>(), 1);
+  write_raw(dir / (stem + "force.bin"), force.data_ptr<double>(),
+            static_cast<std::size_t>(force.numel()));
 }
 
 struct Setup {
@@ -82,6 +113,7 @@ Setup& setup(int cells) {
   s.compressed->compress(s.compressed->table_range(r_min, 0.01, 5));
   const dp::Prediction p = dp::predict(s.full, s.batch), q = dp::predict(s.compressed, s.batch);
   s.max_force_difference = (p.force - q.force).abs().max().item<double>();
+  if (const char* dump = std::getenv("SURROX_DP_DUMP")) dump_frame(dump, f, env, s.full, p);
   std::fprintf(stderr, "%ld atoms: r_min %.3f Å, max |ΔF| compressed − full %.3e eV/Å\n",
                s.batch.atoms, r_min, s.max_force_difference);
   return s;
