@@ -59,6 +59,12 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(PETSC REQUIRED IMPORTED_TARGET petsc)
 # FFTW's sine transforms: the Poisson solves of the closed-basin (quasi-geostrophic) solver.
 pkg_check_modules(FFTW3 REQUIRED IMPORTED_TARGET fftw3)
+# FFTW's MPI transforms (libfftw3-mpi-dev, no pkg-config file): the distributed sine transform.
+find_library(FFTW3_MPI_LIBRARY fftw3_mpi REQUIRED)
+find_path(FFTW3_MPI_INCLUDE_DIR fftw3-mpi.h REQUIRED)
+add_library(surrox_fftw3_mpi INTERFACE)
+target_link_libraries(surrox_fftw3_mpi INTERFACE ${FFTW3_MPI_LIBRARY} PkgConfig::FFTW3 MPI::MPI_CXX)
+target_include_directories(surrox_fftw3_mpi INTERFACE ${FFTW3_MPI_INCLUDE_DIR})
 # Debian's petsc.pc carries its own build's hardening flags (-D_FORTIFY_SOURCE=2 -Wdate-time).
 # Passed on to every target that links the solvers, they make those units differ from the
 # LibTorch precompiled header, which GCC then ignores (-Winvalid-pch) and parses torch anew in

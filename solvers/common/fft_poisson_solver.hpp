@@ -3,15 +3,18 @@
 // beyond the unknowns: the interior nodes of a uniform vertex grid) by FFTW's type-I discrete
 // sine transform (RODFT00) in x and z: the sines diagonalise A exactly, with eigenvalues
 //   λ_lm = hz/hx (2 − 2 cos(π(l + 1)/(nx + 1))) + hx/hz (2 − 2 cos(π(m + 1)/(nz + 1))),
-// so the solution is exact to round-off (the same discrete problem as KspPoissonSolver's). A
-// transform of the whole grid is one rank's work: every rank gathers the right-hand side and
-// transforms it redundantly, as the KSP default factors the whole operator on every rank.
-// 2D only; the z grid must be uniform. Plans are FFTW_ESTIMATE: the same arithmetic in every
-// run, so restarts stay bitwise.
-#include <fftw3.h>
+// so the solution is exact to round-off (the same discrete problem as KspPoissonSolver's). On
+// several ranks the transform is distributed (FFTW's MPI transforms): the right-hand side moves
+// from the DMDA's blocks to slabs of z rows, the forward transform ends transposed (slabs of x
+// modes), the inverse starts from there, and the solution moves back; no rank holds the whole
+// grid. 2D only; the z grid must be uniform. Plans are FFTW_ESTIMATE: the same arithmetic in
+// every run, so restarts stay bitwise.
+#include <fftw3-mpi.h>
 
+#include <memory>
 #include <vector>
 
+#include "solvers/common/block_slab_exchange.hpp"
 #include "solvers/common/dmda_grid.hpp"
 #include "solvers/common/poisson_solver.hpp"
 #include "solvers/common/wall_normal_grid.hpp"
@@ -37,13 +40,14 @@ class FftPoissonSolver final : public PoissonSolver {
  private:
   const DmdaGrid& grid_;
   long nx_, nz_;
-  std::vector<double> scale_;  // 1/(λ_lm · 4(nx + 1)(nz + 1)), the inverse and FFTW's norm
-  double* data_ = nullptr;     // the whole grid, (z, x) row-major
-  fftw_plan plan_ = nullptr;
-  // Every rank's owned block: xs, xm, zs, zm; and the gather's counts and displacements.
-  std::vector<long> blocks_;
-  std::vector<int> counts_, displacements_;
-  std::vector<double> gathered_;
+  // 1/(λ_lm · 4(nx + 1)(nz + 1)), the inverse and FFTW's norm: index m · nx + l on one rank,
+  // (l − first x mode) · nz + m of this rank's transposed slab on several.
+  std::vector<double> scale_;
+  double* data_ = nullptr;  // one rank: the whole grid, (z, x) row-major; several: the slab
+  fftw_plan plan_ = nullptr, inverse_ = nullptr;  // inverse_: several ranks only
+  std::unique_ptr<BlockSlabExchange> exchange_;   // several ranks only
+  std::vector<double> block_;                     // this rank's owned values, (z, x)
+  long modes_ = 0;                                // x modes in this rank's transposed slab
   long solves_ = 0;
 };
 

@@ -2,8 +2,8 @@
 // ctest-ranks: 2
 // ctest-libraries: surrox_cli
 // The DMDA distributes the QG solver: a double-gyre run on 2 ranks matches the same run on 1 rank
-// (a separate `surrox run` process) to round-off, with either Poisson solver (FFTW, gathered and
-// transformed on every rank; PETSc KSP, redundant LU), and restarts bitwise on 2 ranks.
+// (a separate `surrox run` process) to round-off, with either Poisson solver (FFTW's distributed
+// sine transform; PETSc KSP, redundant LU), and restarts bitwise on 2 ranks.
 #include <gtest/gtest.h>
 
 #include <cmath>
