@@ -15,11 +15,10 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <map>
-#include <random>
-
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <random>
 #include <string>
 
 #include "surrogates/deep_potential/compress.hpp"
