@@ -102,13 +102,15 @@ std::vector<double> read_doubles(hid_t parent, const std::string& name, std::siz
   return values;
 }
 
-struct ArrayLayout {
+}  // namespace
+
+// Outside the anonymous namespace: SweepDatasetWriter::Impl (external linkage) holds a vector of
+// them (GCC's -Wsubobject-linkage).
+struct SweepArrayLayout {
   std::string name;
   bool on_cells = false;
   std::size_t tuples = 0, components = 0;
 };
-
-}  // namespace
 
 // ---------------------------------------------------------------------------------------------
 // Writer
@@ -124,7 +126,7 @@ struct SweepDatasetWriter::Impl {
   MeshKind kind = MeshKind::kStructured;
   std::array<long, 6> extent{};
   std::size_t points = 0;
-  std::vector<ArrayLayout> arrays;
+  std::vector<SweepArrayLayout> arrays;
   std::vector<Hid> array_datasets;
   std::optional<Hid> points_dataset;
   std::vector<std::string> parameter_names, result_names;
@@ -162,7 +164,7 @@ void SweepDatasetWriter::Impl::lay_out(const SweepCase& first) {
   }
   fields_group = h5::create_ordered_group(file, "fields", where);
   auto add = [&](const NamedArray& array, bool on_cells) {
-    ArrayLayout layout{array.name, on_cells, array.tuples(), array.components()};
+    SweepArrayLayout layout{array.name, on_cells, array.tuples(), array.components()};
     Hid dataset = h5::create_dataset(fields_group, array.name, H5T_IEEE_F64LE,
                                      {cases, layout.tuples, layout.components}, {},
                                      {1, layout.tuples, layout.components}, true, where);
@@ -251,7 +253,7 @@ void SweepDatasetWriter::write(std::size_t index, const SweepCase& sweep_case) {
     h5::write_box(*d.points_dataset, H5T_NATIVE_DOUBLE, mesh.points.data(), {index, 0, 0},
                   {1, d.points, 3}, H5P_DEFAULT, d.where, "/mesh/points");
   for (std::size_t a = 0; a < d.arrays.size(); ++a) {
-    const ArrayLayout& layout = d.arrays[a];
+    const SweepArrayLayout& layout = d.arrays[a];
     const NamedArray* array =
         layout.on_cells ? mesh.find_cell_array(layout.name) : mesh.find_point_array(layout.name);
     if (!array || array->tuples() != layout.tuples || array->components() != layout.components)
