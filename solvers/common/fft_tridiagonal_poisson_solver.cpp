@@ -36,57 +36,60 @@ FftTridiagonalPoissonSolver::FftTridiagonalPoissonSolver(const DmdaGrid& grid,
     below_[k] = k > 0 ? hx / z.dzc(k) * norm : 0.0;  // off the diagonal
     above_[k] = k < nz_ - 1 ? hx / z.dzc(k + 1) * norm : 0.0;
   }
-  const std::size_t n = static_cast<std::size_t>(nx_ * nz_);
-  factor_.resize(n);
-  data_ = fftw_alloc_real(n);
-  if (!data_) throw Error("FftTridiagonalPoissonSolver: out of memory");
+  int ranks = 1;
+  MPI_Comm_size(grid.comm(), &ranks);
   const int length = static_cast<int>(nx_);
   const fftw_r2r_kind to = periodic ? FFTW_R2HC : FFTW_RODFT00;
   const fftw_r2r_kind back = periodic ? FFTW_HC2R : FFTW_RODFT00;
-  forward_ = fftw_plan_many_r2r(1, &length, static_cast<int>(nz_), data_, nullptr, 1, length, data_,
-                                nullptr, 1, length, &to, FFTW_ESTIMATE);
-  backward_ = fftw_plan_many_r2r(1, &length, static_cast<int>(nz_), data_, nullptr, 1, length,
-                                 data_, nullptr, 1, length, &back, FFTW_ESTIMATE);
-  if (!forward_ || !backward_)
-    throw Error("FftTridiagonalPoissonSolver: FFTW could not plan the transforms");
-  int ranks = 1;
-  MPI_Comm_size(grid.comm(), &ranks);
-  const long mine[4] = {grid.start(DmdaGrid::kX), grid.owned(DmdaGrid::kX),
-                        grid.start(DmdaGrid::kZ), grid.owned(DmdaGrid::kZ)};
-  blocks_.resize(4 * static_cast<std::size_t>(ranks));
-  MPI_Allgather(mine, 4, MPI_LONG, blocks_.data(), 4, MPI_LONG, grid.comm());
-  counts_.resize(ranks), displacements_.resize(ranks);
-  int offset = 0;
-  for (int r = 0; r < ranks; ++r) {
-    counts_[r] = static_cast<int>(blocks_[4 * r + 1] * blocks_[4 * r + 3]);
-    displacements_[r] = offset;
-    offset += counts_[r];
+  // Rows of the real transform: the whole grid on one rank, this rank's slab on several.
+  long rows = nz_;
+  std::size_t size = static_cast<std::size_t>(nx_ * nz_);
+  if (ranks > 1) {
+    fftw_mpi_init();  // once per process; later calls return at once
+    ptrdiff_t r = 0, r0 = 0, m = 0, m0 = 0;
+    const ptrdiff_t local =
+        fftw_mpi_local_size_2d_transposed(nz_, nx_, grid.comm(), &r, &r0, &m, &m0);
+    rows_ = r, first_row_ = r0, modes_ = m, first_mode_ = m0;
+    rows = rows_;
+    size = static_cast<std::size_t>(std::max<ptrdiff_t>(local, 1));
   }
-  gathered_.resize(static_cast<std::size_t>(offset));
+  factor_.resize(std::max(size, static_cast<std::size_t>(nz_)));
+  data_ = fftw_alloc_real(size);
+  if (!data_) throw Error("FftTridiagonalPoissonSolver: out of memory");
+  forward_ = fftw_plan_many_r2r(1, &length, static_cast<int>(rows), data_, nullptr, 1, length,
+                                data_, nullptr, 1, length, &to, FFTW_ESTIMATE);
+  backward_ = fftw_plan_many_r2r(1, &length, static_cast<int>(rows), data_, nullptr, 1, length,
+                                 data_, nullptr, 1, length, &back, FFTW_ESTIMATE);
+  if ((rows > 0 && (!forward_ || !backward_)))
+    throw Error("FftTridiagonalPoissonSolver: FFTW could not plan the transforms");
+  if (ranks > 1) {
+    columns_ = fftw_alloc_real(size);
+    if (!columns_) throw Error("FftTridiagonalPoissonSolver: out of memory");
+    transpose_ = fftw_mpi_plan_transpose(nz_, nx_, data_, columns_, grid.comm(), FFTW_ESTIMATE);
+    transpose_back_ =
+        fftw_mpi_plan_transpose(nx_, nz_, columns_, data_, grid.comm(), FFTW_ESTIMATE);
+    if (!transpose_ || !transpose_back_)
+      throw Error("FftTridiagonalPoissonSolver: FFTW could not plan the distributed transposes");
+    exchange_ = std::make_unique<BlockSlabExchange>(grid, first_row_, rows_);
+    block_.resize(static_cast<std::size_t>(grid.owned(DmdaGrid::kX) * grid.owned(DmdaGrid::kZ)));
+    return;
+  }
 }
 
 FftTridiagonalPoissonSolver::~FftTridiagonalPoissonSolver() {
   if (forward_) fftw_destroy_plan(forward_);
   if (backward_) fftw_destroy_plan(backward_);
+  if (transpose_) fftw_destroy_plan(transpose_);
+  if (transpose_back_) fftw_destroy_plan(transpose_back_);
   if (data_) fftw_free(data_);
+  if (columns_) fftw_free(columns_);
 }
 
 void FftTridiagonalPoissonSolver::gather(const Field3& rhs) {
+  // One rank: its block is the whole grid.
   auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rhs);
-  const int ranks = static_cast<int>(counts_.size());
-  const double* blocks = r.data();
-  if (ranks > 1) {
-    MPI_Allgatherv(r.data(), static_cast<int>(r.size()), MPI_DOUBLE, gathered_.data(),
-                   counts_.data(), displacements_.data(), MPI_DOUBLE, grid_.comm());
-    blocks = gathered_.data();
-  }
-  for (int q = 0; q < ranks; ++q) {
-    const long xs = blocks_[4 * q], xm = blocks_[4 * q + 1], zs = blocks_[4 * q + 2],
-               zm = blocks_[4 * q + 3];
-    const double* block = blocks + displacements_[q];
-    for (long k = 0; k < zm; ++k)
-      for (long i = 0; i < xm; ++i) data_[(zs + k) * nx_ + xs + i] = block[k * xm + i];
-  }
+  for (long k = 0; k < nz_; ++k)
+    for (long i = 0; i < nx_; ++i) data_[k * nx_ + i] = r(k, 0, i);
   if (sides_.x == PoissonSide::kPeriodic && sides_.z == PoissonSide::kNeumann) {
     // Consistency with the constant null space: remove the mean (as KSP's null space does).
     double mean = 0;
@@ -156,6 +159,11 @@ void FftTridiagonalPoissonSolver::scatter(const Field3& phi) const {
 
 PoissonReport FftTridiagonalPoissonSolver::solve(const Field3& rhs, const Field3& phi, int,
                                                  double) {
+  if (exchange_) {
+    solve_distributed(rhs, phi);
+    ++solves_;
+    return {true, 0, 0};
+  }
   gather(rhs);
   fftw_execute(forward_);
   thomas();
@@ -163,6 +171,66 @@ PoissonReport FftTridiagonalPoissonSolver::solve(const Field3& rhs, const Field3
   scatter(phi);
   ++solves_;
   return {true, 0, 0};
+}
+
+void FftTridiagonalPoissonSolver::thomas_columns(long first_mode, long modes) {
+  // Mode j's column is contiguous here: columns_[(j − first_mode) · nz + k]. The same
+  // recurrences as thomas(), one mode at a time.
+  const bool pin = sides_.x == PoissonSide::kPeriodic && sides_.z == PoissonSide::kNeumann;
+  for (long t = 0; t < modes; ++t) {
+    const long j = first_mode + t;
+    double* d = columns_ + t * nz_;
+    double* c = factor_.data();
+    for (long k = 0; k < nz_; ++k) {
+      double diag = cx_[k] * lambda_[j] + cb_[k] + ct_[k];
+      double rhs = d[k];
+      if (k > 0) {
+        diag += below_[k] * c[k - 1];
+        rhs += below_[k] * d[k - 1];
+      }
+      c[k] = -above_[k] / diag;
+      d[k] = rhs / diag;
+      if (pin && k == 0 && j == 0) c[0] = 0, d[0] = 0;  // the singular mode: φ_0 = 0
+    }
+    for (long k = nz_ - 2; k >= 0; --k) d[k] -= c[k] * d[k + 1];
+  }
+}
+
+void FftTridiagonalPoissonSolver::solve_distributed(const Field3& rhs, const Field3& phi) {
+  auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rhs);
+  exchange_->to_slabs(r.data(), data_);
+  if (sides_.x == PoissonSide::kPeriodic && sides_.z == PoissonSide::kNeumann) {
+    double sum = 0;
+    for (long n = 0; n < rows_ * nx_; ++n) sum += data_[n];
+    const double mean = grid_.global_sum(sum) / static_cast<double>(nx_ * nz_);
+    for (long n = 0; n < rows_ * nx_; ++n) data_[n] -= mean;
+  }
+  if (rows_ > 0) fftw_execute(forward_);
+  fftw_execute(transpose_);  // z rows of all modes → whole z columns of this rank's modes
+  thomas_columns(first_mode_, modes_);
+  fftw_execute(transpose_back_);
+  if (rows_ > 0) fftw_execute(backward_);
+  exchange_->to_blocks(data_, block_.data());
+  // Owned values, then the neighbours' ghosts and periodic images, then the walls: 0
+  // (Dirichlet) or the mirror (Neumann in z), corners included.
+  auto p = Kokkos::create_mirror_view(phi);
+  Kokkos::deep_copy(p, 0.0);
+  const long ox = grid_.offset(DmdaGrid::kX), oz = grid_.offset(DmdaGrid::kZ);
+  const long xm = grid_.owned(DmdaGrid::kX), zm = grid_.owned(DmdaGrid::kZ);
+  for (long k = 0; k < zm; ++k)
+    for (long i = 0; i < xm; ++i) p(k + oz, 0, i + ox) = block_[k * xm + i];
+  Kokkos::deep_copy(phi, p);
+  grid_.exchange(phi);
+  if (sides_.z == PoissonSide::kNeumann) {
+    Kokkos::deep_copy(p, phi);
+    const bool bottom = grid_.start(DmdaGrid::kZ) == 0;
+    const bool top = grid_.start(DmdaGrid::kZ) + zm == nz_;
+    for (long i = 0; i < grid_.ghosted(DmdaGrid::kX); ++i) {
+      if (bottom) p(oz - 1, 0, i) = p(oz, 0, i);
+      if (top) p(oz + zm, 0, i) = p(oz + zm - 1, 0, i);
+    }
+    Kokkos::deep_copy(phi, p);
+  }
 }
 
 void FftTridiagonalPoissonSolver::save_state(io::Hdf5Checkpoint& checkpoint) const {

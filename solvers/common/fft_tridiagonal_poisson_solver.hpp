@@ -9,13 +9,17 @@
 // singular mode (periodic x, Neumann z, l = 0) is pinned at φ_0 = 0 after the right-hand side's
 // mean is removed: the answer differs from another solver's by a constant only.
 //
-// A transform of the whole grid is one rank's work: every rank gathers the right-hand side and
-// solves redundantly (as the KSP default's redundant LU). 2D only. Plans are FFTW_ESTIMATE: the
-// same arithmetic in every run, so restarts stay bitwise.
-#include <fftw3.h>
+// On several ranks the work is distributed: the right-hand side moves from the DMDA's blocks to
+// slabs of whole z rows (BlockSlabExchange), each rank transforms its rows, FFTW's distributed
+// transpose gives each rank whole z columns of some modes for the Thomas solves, and the way
+// back mirrors it; no rank holds the whole grid. 2D only. Plans are FFTW_ESTIMATE: the same
+// arithmetic in every run, so restarts stay bitwise.
+#include <fftw3-mpi.h>
 
+#include <memory>
 #include <vector>
 
+#include "solvers/common/block_slab_exchange.hpp"
 #include "solvers/common/dmda_grid.hpp"
 #include "solvers/common/poisson_solver.hpp"
 #include "solvers/common/wall_normal_grid.hpp"
@@ -42,6 +46,9 @@ class FftTridiagonalPoissonSolver final : public PoissonSolver {
   void gather(const Field3& rhs);
   void thomas();
   void scatter(const Field3& phi) const;
+  // Several ranks: the same steps on slabs (see the file comment).
+  void solve_distributed(const Field3& rhs, const Field3& phi);
+  void thomas_columns(long first_mode, long modes);
 
   const DmdaGrid& grid_;
   PoissonBoundaries sides_;
@@ -50,11 +57,14 @@ class FftTridiagonalPoissonSolver final : public PoissonSolver {
   std::vector<double> cx_, cb_, ct_;   // per row k: the x factor and the z couplings
   std::vector<double> below_, above_;  // per row: the couplings kept off the diagonal
   std::vector<double> factor_;         // Thomas: modified upper diagonal, (z, x) like data_
-  double* data_ = nullptr;             // the whole grid, (z, x) row-major
+  double* data_ = nullptr;  // one rank: the whole grid, (z, x) row-major; several: the slab
   fftw_plan forward_ = nullptr, backward_ = nullptr;
-  std::vector<long> blocks_;  // every rank's owned block: xs, xm, zs, zm
-  std::vector<int> counts_, displacements_;
-  std::vector<double> gathered_;
+  // Several ranks only: this rank's z rows and x modes, the plans on them, the block buffer.
+  std::unique_ptr<BlockSlabExchange> exchange_;
+  long rows_ = 0, first_row_ = 0, modes_ = 0, first_mode_ = 0;
+  double* columns_ = nullptr;  // the transposed slab: modes × nz
+  fftw_plan transpose_ = nullptr, transpose_back_ = nullptr;
+  std::vector<double> block_;
   long solves_ = 0;
 };
 
