@@ -151,6 +151,10 @@ Schema AirfoilSolver::schema() {
       .at_least(1)
       .at_most(2)
       .fallback("1");
+  s.choice("multigrid_wall", names_of(kMultigridWallTable),
+           "the coarse-grid correction's wall ghost in the prolongation (" +
+               docs_of(kMultigridWallTable) + ")")
+      .fallback("mirror");
   s.choice("initial", {"freestream", "restart"},
            "initial state: uniform free stream, or the state in restart_file (a checkpoint.h5 of a "
            "run on the same grid, any Mach number or angle: a warm start; residuals stay relative "
@@ -204,6 +208,8 @@ void AirfoilSolver::initialize(const CaseNode& config, Runtime& runtime) {
   }
   p.multigrid_levels = config.integer("multigrid_levels");
   p.multigrid_gamma = config.integer("multigrid_gamma");
+  p.multigrid_wall =
+      lookup(kMultigridWallTable, config.string("multigrid_wall"), config, "multigrid_wall").value;
   const CaseNode mesh_section = config.section("mesh");
   try {  // slabs too thin for the ranks: say so before building the grid
     decompose(mesh_section.integer("cells_around"), mesh_section.integer("cells_normal"),

@@ -13,6 +13,7 @@ namespace surrox::solvers::airfoil {
 
 enum class Equations { kEuler, kNavierStokes, kRans };
 enum class FarField { kFreestream, kVortex };
+enum class MultigridWall { kOneSided, kMirror };
 // What j = 0 is: the airfoil wall (slip for Euler, no-slip adiabatic for Navier–Stokes), or,
 // for verification only, another far field (free-stream preservation on a closed annulus).
 enum class InnerBoundary { kWall, kFarField };
@@ -49,6 +50,10 @@ struct AirfoilParameters {
   long multigrid_levels = 4;
   // Coarse-grid corrections per coarse level and cycle: 1 the sawtooth V-cycle, 2 a W-cycle.
   long multigrid_gamma = 1;
+  // The coarse-grid correction's ghost at a wall when it is prolonged into the wall row: the
+  // cell's mirrored like the state's ghost, or the cell's own (one-sided). Case files default to
+  // kMirror (the schema); the C++ default stays kOneSided, the path the bitwise tests pin.
+  MultigridWall multigrid_wall = MultigridWall::kOneSided;
   InnerBoundary inner = InnerBoundary::kWall;
   RankCoupling lusgs_ranks = RankCoupling::kPipelined;
   // The implicit smoother of every level: a name in smoother_registry() (smoother.hpp), and the
@@ -106,5 +111,11 @@ inline constexpr NamedValue<FarField> kFarFieldTable[] = {
     {"vortex", FarField::kVortex,
      "free stream plus the Prandtl–Glauert point vortex of the current lift (smaller far-field "
      "error)"}};
+inline constexpr NamedValue<MultigridWall> kMultigridWallTable[] = {
+    {"mirror", MultigridWall::kMirror,
+     "the ghost's correction mirrored like the ghost state (default; needed with no-slip walls "
+     "at low Reynolds numbers and with Roe's matrix in line_implicit)"},
+    {"one_sided", MultigridWall::kOneSided,
+     "the first coarse cell's correction also below the wall (before 2026-11-26)"}};
 
 }  // namespace surrox::solvers::airfoil

@@ -243,8 +243,9 @@ LineImplicitSmoother::LineImplicitSmoother(const FlowLevel& level) {
     refactor_every_ = static_cast<long>(r->second);
   if (const auto s = options.find("sweeps"); s != options.end())
     sweeps_ = static_cast<int>(s->second);
-  // Roe's matrix by default on inviscid flow only: with the no-slip boundary layer it diverges
-  // (docs/validation/airfoil.md, "Line-implicit smoothing").
+  // Roe's matrix by default on inviscid flow only: with no-slip walls it needs the mirrored
+  // coarse-grid correction (solver.multigrid_wall) and even then stalls on the laminar case at
+  // Re 5000 (docs/validation/airfoil.md, "Line-implicit smoothing").
   roe_ = !level.viscous;
   if (const auto r = options.find("roe"); r != options.end() && r->second >= 0)
     roe_ = r->second != 0;

@@ -5,7 +5,9 @@
 // node and first-order fluxes; U_c⁰ is the volume average of the four children and the forcing
 // P = Σ R_f − R_c(U_c⁰), so the coarse problem R_c(U_c) + P = 0 starts from the restricted fine
 // residual; the correction U_c − U_c⁰ returns by bilinear interpolation between coarse cell
-// centres (periodic in i; its ghost row at a slab edge from the neighbour rank), skipped in any
+// centres (periodic in i; its ghost row at a slab edge from the neighbour rank, at the wall the
+// first coarse cell's mirrored like the state's ghost with solver.multigrid_wall mirror, else
+// the cell's own; at the far field the cell's own), skipped in any
 // cell where it would make ρ or p non-positive. Each rank restricts and prolongs its own slab:
 // the coarse slab is the fine one's rows halved.
 #include <vector>

@@ -45,7 +45,8 @@ const SmootherRegistry& smoother_registry() {
     line.integer("roe",
                  "the j-faces' implicit dissipation: 1 the residual's Roe matrix with its Harten "
                  "fixes (first order), 0 LU-SGS's spectral radius, −1 (default) Roe for euler and "
-                 "the spectral radius for navier_stokes and rans (Roe's diverges there)")
+                 "the spectral radius for navier_stokes and rans (with no-slip walls Roe's needs "
+                 "solver.multigrid_wall mirror, and stalls at Re 5000)")
         .at_least(-1)
         .at_most(1)
         .fallback("-1");

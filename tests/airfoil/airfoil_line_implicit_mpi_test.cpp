@@ -3,7 +3,8 @@
 // ctest-libraries: surrox_solvers
 // The line-implicit smoother over 2 MPI ranks: the lines cross the slab edge, and the block
 // Thomas steps run over the ranks one after the other, so 2 ranks give the one-rank iterates
-// bit for bit, Euler (slip wall, Roe's dissipation) and laminar (no-slip, spectral radius).
+// bit for bit, Euler (slip wall, Roe's dissipation) and laminar (no-slip, spectral radius), with
+// either coarse-grid correction at the wall (solver.multigrid_wall).
 #include <gtest/gtest.h>
 
 #include "solvers/airfoil/airfoil_solver.hpp"
@@ -13,10 +14,12 @@
 namespace surrox::solvers::airfoil {
 namespace {
 
-void expect_line_one_rank_iterates(Equations equations) {
+void expect_line_one_rank_iterates(Equations equations,
+                                   MultigridWall wall = MultigridWall::kOneSided) {
   const auto jk = testing::joukowski_grid(64, 32, -0.1, 0.05, 10);
   AirfoilParameters p = testing::parameters(equations);
   p.smoother = "line_implicit";
+  p.multigrid_wall = wall;
   AirfoilSolver one, two;
   one.initialize(p, jk.grid);
   two.initialize(p, jk.grid, testing::world());
@@ -31,6 +34,13 @@ TEST(AirfoilLineImplicitMpi2, EulerEqualsOneRankBitwise) {
 
 TEST(AirfoilLineImplicitMpi2, LaminarEqualsOneRankBitwise) {
   expect_line_one_rank_iterates(Equations::kNavierStokes);
+}
+
+// The mirrored coarse-grid correction at the wall (the case files' default) is the wall rank's
+// alone: 2 ranks still give the one-rank iterates.
+TEST(AirfoilLineImplicitMpi2, MirroredWallCorrectionEqualsOneRankBitwise) {
+  expect_line_one_rank_iterates(Equations::kEuler, MultigridWall::kMirror);
+  expect_line_one_rank_iterates(Equations::kNavierStokes, MultigridWall::kMirror);
 }
 
 }  // namespace
