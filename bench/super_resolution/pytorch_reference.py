@@ -90,6 +90,14 @@ def main():
     pde_layer = get_rb2_pde_layer(mean=[0.1, 0.2, 0.3, 0.4], std=[1.1, 1.2, 1.3, 1.4],
                                   t_crop=2.0, z_crop=1.0, x_crop=1.0, prandtl=1.0, rayleigh=1e6,
                                   use_continuity=True)
+    import pde  # count the PDE layer's autograd passes (its torch_diff calls pde.grad)
+    grad_calls = [0]
+    plain_grad = pde.grad
+
+    def counted_grad(*a, **k):
+        grad_calls[0] += 1
+        return plain_grad(*a, **k)
+    pde.grad = counted_grad
     lowres = torch.randn(args.crops, 4, nt, nz, nx)
     coords = torch.rand(args.crops, args.points, 3)
     values = torch.randn(args.crops, args.points, 4)
@@ -124,6 +132,7 @@ def main():
     timed = epoch_seconds[1:] if len(epoch_seconds) > 1 else epoch_seconds
     result["epoch_seconds"] = epoch_seconds
     result["samples_per_second"] = trained * len(timed) / sum(timed)
+    result["residual_grad_calls_per_step"] = grad_calls[0] / (args.epochs * (args.crops // args.batch))
     result["final_loss"] = total / max(1, args.crops // args.batch)
     print(json.dumps(result))
 
