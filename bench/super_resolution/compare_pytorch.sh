@@ -32,6 +32,7 @@ decode=$build/bench/super_resolution/bench_sr_decode
 python=/usr/bin/python3
 reference=$root/bench/super_resolution/pytorch_reference.py
 work=${WORK:-$(mktemp -d /tmp/sr_bench.XXXXXX)}
+mkdir -p "$work"
 export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONWARNINGS=ignore
 $python -c "import torch, sympy" 2> /dev/null || { echo "needs python3-torch and python3-sympy"; exit 1; }
 [ -d "$stpde/src" ] || { echo "$stpde is not a space_time_pde checkout"; exit 1; }
