@@ -20,7 +20,8 @@
 #   STPDE_DIR: e.g. mkdir -p /tmp/stpde && git -C <clone> archive 5e355b0 | tar -x -C /tmp/stpde
 #   configs: "default" (cases/super_resolution/train.yml's widths, crop 4×8×8, 128 points,
 #            batch 8) and/or "paper" (latent 32, U-Net 16, ImNet 32, crop 4×16×16; 64 points and
-#            batch 4 to fit a short run). Default: "default paper".
+#            batch 4 to fit a short run; PAPER_POINTS, PAPER_BATCH override them).
+#            Default: "default paper".
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 stpde=${1:?usage: compare_pytorch.sh STPDE_DIR [build dir] [repeats] [configs]}
@@ -56,7 +57,8 @@ fi
 for config in $configs; do
   case $config in
     default) crop=(4 8 8); latent=16; unet=8; imnet=8; points=128; batch=8; crops=24 ;;
-    paper) crop=(4 16 16); latent=32; unet=16; imnet=32; points=64; batch=4; crops=8 ;;
+    paper) crop=(4 16 16); latent=32; unet=16; imnet=32; points=${PAPER_POINTS:-64}
+      batch=${PAPER_BATCH:-4}; crops=$((2 * batch)) ;;
     *) echo "unknown config $config (default, paper)"; exit 2 ;;
   esac
   widths=(--crop "${crop[@]}" --latent "$latent" --unet-filters "$unet" --unet-max-filters 256
