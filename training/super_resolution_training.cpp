@@ -41,13 +41,17 @@ class SrTrainingNetwork final : public surrogates::Network {
     const bool graph = torch::GradMode::is_enabled();
     torch::AutoGradMode enable(true);
     const torch::Tensor latent = net_->encode(lowres);
-    const torch::Tensor out = net_->decode(latent, points);  // [N, P, 4]
+    // With the residual at every point, one decode serves both terms (as the reference's PDE
+    // layer does); on a subset, decoding it separately keeps the ten autograd passes at K rows.
+    const bool shared = residual_points_ == points_;
+    const torch::Tensor query = shared ? points.detach().requires_grad_(true) : points;
+    const torch::Tensor out = net_->decode(latent, query);  // [N, P, 4]
     std::vector<torch::Tensor> parts = {out.transpose(1, 2).reshape({rows, -1})};
     if (residual_points_ > 0) {
       const torch::Tensor subset =
-          points.slice(1, 0, residual_points_).detach().requires_grad_(true);
-      const torch::Tensor residual =
-          srm::boussinesq_residual(net_->decode(latent, subset), subset, scales_, graph);
+          shared ? query : points.slice(1, 0, residual_points_).detach().requires_grad_(true);
+      const torch::Tensor residual = srm::boussinesq_residual(
+          shared ? out : net_->decode(latent, subset), subset, scales_, graph);
       parts.push_back(residual.transpose(1, 2).reshape({rows, -1}) *
                       (gamma_ * double(points_) / double(residual_points_)));
     }

@@ -26,10 +26,26 @@ torch::Tensor ImNetImpl::forward(const torch::Tensor& x) {
     if (activation_ == "tanh") return torch::tanh(y);
     return torch::leaky_relu(y, 0.01);
   };
-  torch::Tensor y = x;
-  for (int l = 0; l < 4; ++l)
-    y = torch::cat({act(layers_[l]->as<torch::nn::Linear>()->forward(y)), x}, -1);
-  y = act(layers_[4]->as<torch::nn::Linear>()->forward(y));
+  TORCH_CHECK(x.dim() == 2, "ImNet expects [rows, features], got ", x.sizes());
+  // Layers 1–4 see [h, x]: W [h, x] + b = W_h h + (W_x x + b). The input's share of all four
+  // is one GEMM, and no layer copies its input into a concatenation (the reference's cat).
+  std::vector<torch::Tensor> input_weights, biases;
+  for (int l = 1; l <= 4; ++l) {
+    auto* linear = layers_[l]->as<torch::nn::Linear>();
+    input_weights.push_back(linear->weight.slice(1, linear->weight.size(1) - x.size(-1)));
+    biases.push_back(linear->bias);
+  }
+  const torch::Tensor skips =
+      torch::addmm(torch::cat(biases), x, torch::cat(input_weights).t());  // [rows, Σ widths]
+  torch::Tensor y = act(layers_[0]->as<torch::nn::Linear>()->forward(x));
+  long offset = 0;
+  for (int l = 1; l <= 4; ++l) {
+    auto* linear = layers_[l]->as<torch::nn::Linear>();
+    const long width = linear->weight.size(0), hidden = linear->weight.size(1) - x.size(-1);
+    y = act(torch::addmm(skips.slice(-1, offset, offset + width), y,
+                         linear->weight.slice(1, 0, hidden).t()));
+    offset += width;
+  }
   return layers_[5]->as<torch::nn::Linear>()->forward(y);
 }
 

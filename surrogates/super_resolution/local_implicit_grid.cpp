@@ -41,11 +41,14 @@ GridCorners grid_corners(const torch::Tensor& grid, const torch::Tensor& points)
   GridCorners corners;
   corners.weights = torch::stack(weights, -1);   // [B, P, 8]
   corners.relative = torch::stack(relative, 2);  // [B, P, 8, 3]
-  const torch::Tensor index = torch::stack(linear, -1).reshape({batch, 1, count * 8});
+  // Gathered from a channel-last copy of the grid, the codes come out contiguous in the layout
+  // the decoder reads (a channel-first gather needs a strided permute copy of all P·8·C values).
+  const torch::Tensor index = torch::stack(linear, -1).reshape({batch, count * 8, 1});
   corners.values = grid.reshape({batch, channels, -1})
-                       .gather(2, index.expand({batch, channels, count * 8}))
-                       .reshape({batch, channels, count, 8})
-                       .permute({0, 2, 3, 1});  // [B, P, 8, C]
+                       .transpose(1, 2)
+                       .contiguous()
+                       .gather(1, index.expand({batch, count * 8, channels}))
+                       .reshape({batch, count, 8, channels});  // [B, P, 8, C]
   return corners;
 }
 
