@@ -1,5 +1,10 @@
 #pragma once
-// Helpers of the QG tests: a solver from case-file overrides, and its fields on the host.
+// Helpers of the QG tests: a solver from case-file overrides, its fields on the host, the
+// observed order of a convergence study.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +23,17 @@ inline std::unique_ptr<QgSolver> make_qg(const std::vector<std::string>& overrid
   auto solver = std::make_unique<QgSolver>();
   solver->initialize(c.root.section("solver"), testing::runtime());
   return solver;
+}
+
+// The observed order of an error against the previous (twice as coarse) grid's, printed and
+// expected second order; nothing on the first grid (previous = 0). Ends the grid's line.
+inline void expect_second_order(double previous, double error) {
+  if (previous > 0) {
+    const double order = std::log2(previous / error);
+    std::cout << ", order " << order;
+    EXPECT_GT(order, 1.8);
+  }
+  std::cout << "\n";
 }
 
 inline auto host_field(QgSolver& solver, const std::string& name) {
