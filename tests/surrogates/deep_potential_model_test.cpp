@@ -340,5 +340,36 @@ TEST(DeepPotentialModel, PrecomputedEnvironmentEqualsOnTheFly) {
   EXPECT_NEAR(d.loss, c.loss, 1e-12 * c.loss);
 }
 
+// What se_e2_a cannot see (why Stillinger–Weber's three-body term is hard for it, see
+// docs/validation/deep_potential.md): its descriptor is built from Σ_j G(s_j)·s_j·(1, r̂_j), so
+// four equal bonds in a tetrahedron and in a square (both with Σ_j r̂_j = 0) give the centre
+// the same descriptor and the same atomic energy, where SW's (cos θ + 1/3)² term differs.
+TEST(DeepPotentialModel, TetrahedralAndSquarePlanarCentresLookTheSame) {
+  const TestFrame f = diamond_frame(5);
+  SeE2aConfig c = small_config();
+  c.type_map = {"Si"};
+  c.sel = {24};
+  SeE2aModel m(c);
+  m->compute_statistics({batch_of(c, {f.coord, f.box, std::vector<int>(64, 0)})});
+  const double b = 2.35, t = b / std::sqrt(3.0), o = 10.0;
+  const std::vector<double> tetra = {o,     o,     o,     o + t, o + t, o + t, o + t, o - t,
+                                     o - t, o - t, o + t, o - t, o - t, o - t, o + t};
+  const std::vector<double> square = {o, o, o, o + b, o, o, o - b, o, o, o, o + b, o, o, o - b, o};
+  // A tilted square: one bond bent 20° out of the plane breaks Σ r̂ = 0 (the check can fail).
+  std::vector<double> bent = square;
+  bent[3] = o + b * std::cos(0.35);
+  bent[5] = o + b * std::sin(0.35);
+  auto centre_energy = [&](const std::vector<double>& coord) {
+    torch::NoGradGuard no_grad;
+    const TestFrame g{coord, {20, 0, 0, 0, 20, 0, 0, 0, 20}, std::vector<int>(5, 0)};
+    const EnvBatch e = batch_of(c, g);
+    return m->atomic_energy(e.rij, e)[0].item<double>();
+  };
+  const double et = centre_energy(tetra), es = centre_energy(square), eb = centre_energy(bent);
+  EXPECT_NEAR(et, es, 1e-12 * std::fabs(et));
+  EXPECT_GT(std::fabs(eb - es), 1e-6 * std::fabs(es));
+  std::printf("centre energy: tetrahedral %.15g, square %.15g, bent %.15g\n", et, es, eb);
+}
+
 }  // namespace
 }  // namespace surrox::surrogates::deep_potential
