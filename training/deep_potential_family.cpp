@@ -174,7 +174,9 @@ void DeepPotentialFamily::train(const TrainRequest& request, nlohmann::json& res
   const CaseNode data = root.section("data"), t = root.section("training");
   const dp::SeE2aConfig config = dp_model_config(root.section("model"));
   if (data.strings("train").empty()) data.fail("train", "give at least one training system");
-  const auto train = dp::load_systems(dp_paths(data, "train"), config);
+  auto train = dp::load_systems(dp_paths(data, "train"), config);
+  // The frames are fixed: their environment matrices and derivatives are computed once.
+  for (auto& s : train) dp::precompute_environments(s, config);
   const auto valid = dp::load_systems(dp_paths(data, "validation"), config);
   long train_frames = 0, valid_frames = 0;
   for (const auto& s : train) train_frames += s.frames.frames;

@@ -127,8 +127,8 @@ SeE2aModelImpl::SeE2aModelImpl(SeE2aConfig config) : config_(std::move(config)) 
   bias = register_buffer("bias", torch::zeros({nt}, torch::kFloat64));
 }
 
-torch::Tensor SeE2aModelImpl::environment_matrix(const torch::Tensor& rij) const {
-  const double rs = config_.rcut_smth, rc = config_.rcut;
+torch::Tensor environment_matrix(const torch::Tensor& rij, double rcut_smth, double rcut) {
+  const double rs = rcut_smth, rc = rcut;
   const torch::Tensor r2 = (rij * rij).sum(-1, true);  // (A, slots, 1)
   const torch::Tensor filled = r2 > 0;
   // Empty slots: r = 1 keeps every derivative finite; the row is then zeroed.
@@ -139,11 +139,36 @@ torch::Tensor SeE2aModelImpl::environment_matrix(const torch::Tensor& rij) const
   return torch::cat({s, s * rij / r}, -1);
 }
 
+void precompute_environment(EnvBatch& batch, double rcut_smth, double rcut) {
+  torch::Tensor rij = batch.rij.detach().requires_grad_(true);
+  torch::Tensor env;
+  std::vector<torch::Tensor> columns;
+  {
+    torch::AutoGradMode enable(true);
+    env = environment_matrix(rij, rcut_smth, rcut);
+    // Row k of R depends only on r_k, so the gradient of a column's sum is that column's
+    // derivative slot by slot.
+    for (long c = 0; c < 4; ++c)
+      columns.push_back(
+          torch::autograd::grad({env.select(-1, c).sum()}, {rij}, {}, /*retain_graph=*/c < 3)[0]);
+  }
+  batch.env = env.detach();
+  batch.env_deriv = torch::stack(columns, -2).detach();  // (A, slots, 4, 3)
+}
+
+torch::Tensor SeE2aModelImpl::environment_matrix(const torch::Tensor& rij) const {
+  return deep_potential::environment_matrix(rij, config_.rcut_smth, config_.rcut);
+}
+
 torch::Tensor SeE2aModelImpl::atomic_energy(const torch::Tensor& rij, const EnvBatch& batch) {
+  return atomic_energy_of_env(environment_matrix(rij), batch);
+}
+
+torch::Tensor SeE2aModelImpl::atomic_energy_of_env(const torch::Tensor& env,
+                                                   const EnvBatch& batch) {
   const int nt = config_.ntypes();
   const long slots = config_.slots(), m2 = config_.axis_neuron;
-  const torch::Tensor env = environment_matrix(rij);
-  torch::Tensor energy = torch::zeros({rij.size(0)}, rij.options());
+  torch::Tensor energy = torch::zeros({env.size(0)}, env.options());
   for (int ti = 0; ti < nt; ++ti) {
     const torch::Tensor& rows = batch.of_type[ti];
     if (rows.numel() == 0) continue;
@@ -262,22 +287,30 @@ void SeE2aModelImpl::fit_energy_bias(const std::vector<std::vector<long>>& type_
 }
 
 Prediction predict(SeE2aModel& model, const EnvBatch& batch, bool create_graph) {
-  torch::Tensor rij = batch.rij.detach().requires_grad_(true);
-  const torch::Tensor atomic = model->atomic_energy(rij, batch);
   Prediction p;
-  p.energy = atomic.view({batch.frames, batch.atoms}).sum(1);
-  const torch::Tensor g =
-      torch::autograd::grad({p.energy.sum()}, {rij}, {}, create_graph, create_graph)[0];
+  torch::Tensor g;  // ∂E/∂r_ij (A, slots, 3)
+  if (batch.env.defined()) {
+    // ∂E/∂r_ij = Σ_c ∂E/∂R_c · ∂R_c/∂r_ij with the precomputed ∂R/∂r_ij.
+    torch::Tensor env = batch.env.detach().requires_grad_(true);
+    p.energy = model->atomic_energy_of_env(env, batch).view({batch.frames, batch.atoms}).sum(1);
+    const torch::Tensor ge =
+        torch::autograd::grad({p.energy.sum()}, {env}, {}, create_graph, create_graph)[0];
+    g = torch::matmul(ge.unsqueeze(-2), batch.env_deriv).squeeze(-2);
+  } else {
+    torch::Tensor rij = batch.rij.detach().requires_grad_(true);
+    p.energy = model->atomic_energy(rij, batch).view({batch.frames, batch.atoms}).sum(1);
+    g = torch::autograd::grad({p.energy.sum()}, {rij}, {}, create_graph, create_graph)[0];
+  }
   // −∂E/∂x_i: +Σ_k g_ik as the centre (r_ij = x_j − x_i), −g_ki as the neighbour of k.
   const torch::Tensor filled = (batch.neighbor >= 0).unsqueeze(-1);
   const torch::Tensor gm = g * filled;
-  const long a = rij.size(0), slots = rij.size(1);
+  const long a = batch.rij.size(0), slots = batch.rij.size(1);
   const torch::Tensor self =
       torch::arange(a, batch.neighbor.options()).unsqueeze(1).expand({a, slots});
   const torch::Tensor j = torch::where(batch.neighbor >= 0, batch.neighbor, self).reshape({-1});
   const torch::Tensor force = gm.sum(1).index_add(0, j, -gm.reshape({-1, 3}));
   p.force = force.view({batch.frames, batch.atoms, 3});
-  const torch::Tensor w = -(rij.detach().unsqueeze(-1) * gm.unsqueeze(-2)).sum(1);  // (A,3,3)
+  const torch::Tensor w = -(batch.rij.unsqueeze(-1) * gm.unsqueeze(-2)).sum(1);  // (A,3,3)
   p.virial = w.view({batch.frames, batch.atoms, 9}).sum(1);
   return p;
 }

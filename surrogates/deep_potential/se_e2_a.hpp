@@ -54,10 +54,22 @@ struct EnvBatch {
   torch::Tensor rij;                   // (A, slots, 3) float64, zero in empty slots
   torch::Tensor neighbor;              // (A, slots) int64: row of j in the batch, −1 for empty
   std::vector<torch::Tensor> of_type;  // per type: int64 rows of the centres of that type
+  // Optional (training on fixed frames): the raw environment matrix R (A, slots, 4) and its
+  // derivative ∂R/∂r_ij (A, slots, 4, 3), computed once. predict() then differentiates the
+  // energy with respect to R and chains with ∂R/∂r_ij, so that neither R nor its derivative is
+  // rebuilt, and the force loss's double backward skips the switch function's graph.
+  torch::Tensor env, env_deriv;
   long frames = 0, atoms = 0;
 };
 EnvBatch make_batch(const std::vector<FrameEnvironment>& frames, const std::vector<int>& types,
                     int ntypes);
+
+// The raw environment matrix (…, slots, 4) of relative vectors (…, slots, 3): rows
+// s(r)·(1, x/r, y/r, z/r), zero rows in empty slots (r_ij = 0).
+torch::Tensor environment_matrix(const torch::Tensor& rij, double rcut_smth, double rcut);
+// Fills batch.env and batch.env_deriv from batch.rij (the derivative by autograd, one backward
+// pass per column of R, so it is the derivative of exactly the function above).
+void precompute_environment(EnvBatch& batch, double rcut_smth, double rcut);
 
 class SeE2aModelImpl : public torch::nn::Module {
  public:
@@ -67,6 +79,8 @@ class SeE2aModelImpl : public torch::nn::Module {
   torch::Tensor environment_matrix(const torch::Tensor& rij) const;
   // Atomic energies (A) of the batch's centres at relative vectors `rij`.
   torch::Tensor atomic_energy(const torch::Tensor& rij, const EnvBatch& batch);
+  // The same from the raw environment matrix (A, slots, 4).
+  torch::Tensor atomic_energy_of_env(const torch::Tensor& env, const EnvBatch& batch);
   // DeePMD-kit's statistics of the raw environment matrix over the batches' centres, per
   // centre type: davg = (⟨R₀⟩, 0, 0, 0), dstd = (σ(R₀), σ(R₁..₃)×3), σ ≥ 1e-2
   // (deepmd/dpmodel/utils/env_mat_stat.py EnvMatStatSe; empty slots count as zero rows).
@@ -107,7 +121,8 @@ struct Prediction {
   torch::Tensor force;   // (F, atoms, 3) eV/Å, −∂E/∂x
   torch::Tensor virial;  // (F, 9) eV, −Σ r_ij ⊗ ∂E/∂r_ij = Σ r ⊗ f (LAMMPS's sign)
 };
-// create_graph: keep the graph of the forces (training on forces).
+// create_graph: keep the graph of the forces (training on forces). Uses batch.env and
+// batch.env_deriv where they are set (precompute_environment), else builds R from batch.rij.
 Prediction predict(SeE2aModel& model, const EnvBatch& batch, bool create_graph = false);
 
 }  // namespace surrox::surrogates::deep_potential

@@ -47,10 +47,26 @@ std::vector<SystemData> load_systems(const std::vector<std::filesystem::path>& p
   return out;
 }
 
+void precompute_environments(SystemData& s, const SeE2aConfig& config) {
+  torch::NoGradGuard no_grad;  // precompute_environment enables the graph it needs itself
+  EnvBatch all = make_batch(s.env, s.types, config.ntypes());
+  precompute_environment(all, config.rcut_smth, config.rcut);
+  const long nf = s.frames.frames, slots = config.slots();
+  s.env_matrix = all.env.view({nf, s.atoms(), slots, 4});
+  s.env_deriv = all.env_deriv.view({nf, s.atoms(), slots, 4, 3});
+}
+
 EnvBatch batch_frames(const SystemData& s, const std::vector<long>& frames, int ntypes) {
   std::vector<FrameEnvironment> envs;
   for (long f : frames) envs.push_back(s.env[f]);
-  return make_batch(envs, s.types, ntypes);
+  EnvBatch b = make_batch(envs, s.types, ntypes);
+  if (s.env_matrix.defined()) {
+    const torch::Tensor index = torch::tensor(frames, torch::kInt64);
+    const long rows = b.frames * b.atoms, slots = b.rij.size(1);
+    b.env = s.env_matrix.index_select(0, index).view({rows, slots, 4});
+    b.env_deriv = s.env_deriv.index_select(0, index).view({rows, slots, 4, 3});
+  }
+  return b;
 }
 
 Labels labels_of(const SystemData& s, const std::vector<long>& frames) {

@@ -18,6 +18,9 @@ struct SystemData {
   io::DeepmdFrames frames;
   std::vector<int> types;  // per atom, into the model's type_map
   std::vector<FrameEnvironment> env;
+  // Set by precompute_environments: R (frames, atoms, slots, 4) and ∂R/∂r_ij
+  // (frames, atoms, slots, 4, 3), attached to every batch_frames batch.
+  torch::Tensor env_matrix, env_deriv;
   long atoms() const { return frames.atoms(); }
   std::vector<long> type_counts(int ntypes) const;
 };
@@ -27,6 +30,10 @@ struct SystemData {
 // warning when an atom has more neighbours than `sel`.
 std::vector<SystemData> load_systems(const std::vector<std::filesystem::path>& paths,
                                      const SeE2aConfig& config, bool labelled = true);
+
+// Computes each frame's environment matrix and its derivative once (training steps reuse them;
+// the frames are fixed). Memory: 128 bytes per neighbour slot.
+void precompute_environments(SystemData& s, const SeE2aConfig& config);
 
 EnvBatch batch_frames(const SystemData& s, const std::vector<long>& frames, int ntypes);
 
