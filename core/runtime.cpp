@@ -82,11 +82,18 @@ CommunicatorScope::~CommunicatorScope() {
   runtime_.size_ = previous_size_;
 }
 
+namespace {
+bool runtime_reported = false;  // report() has printed the thread count
+}  // namespace
+
 void Runtime::set_torch_threads(int threads) {
   if (threads <= 0) {
     const int cores = std::max(1u, std::thread::hardware_concurrency());
     threads = std::max(1, cores / std::max(1, ranks_on_node_));
   }
+  // The start-up report printed the count before a config could set it: say when it changes.
+  if (runtime_reported && threads != torch_thread_count())
+    spdlog::info("LibTorch threads per rank: {} (was {})", threads, torch_thread_count());
   set_torch_thread_count(threads);
 }
 
@@ -121,6 +128,7 @@ nlohmann::json Runtime::configuration() const {
 }
 
 void Runtime::report() const {
+  runtime_reported = true;
   const nlohmann::json c = configuration();
   spdlog::info(
       "surrox {} ({}) | {} MPI rank(s), {} | Kokkos {} [{}] | PETSc {}", kVersion, kGitDescribe,
