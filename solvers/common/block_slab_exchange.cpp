@@ -5,7 +5,7 @@
 namespace surrox::solvers {
 
 BlockSlabExchange::BlockSlabExchange(const DmdaGrid& grid, long slab_start, long slab_rows)
-    : comm_(grid.comm()), nx_(grid.cells(DmdaGrid::kX)) {
+    : grid_(grid), comm_(grid.comm()), nx_(grid.cells(DmdaGrid::kX)) {
   int ranks = 1;
   MPI_Comm_size(comm_, &ranks);
   MPI_Comm_rank(comm_, &rank_);
@@ -37,6 +37,7 @@ BlockSlabExchange::BlockSlabExchange(const DmdaGrid& grid, long slab_start, long
   }
   send_.resize(static_cast<std::size_t>(block_total));
   receive_.resize(static_cast<std::size_t>(slab_total));
+  block_.resize(static_cast<std::size_t>(me.xm * me.zm));
 }
 
 std::pair<long, long> BlockSlabExchange::shared_rows(const Part& from, const Part& to) {
@@ -45,7 +46,9 @@ std::pair<long, long> BlockSlabExchange::shared_rows(const Part& from, const Par
   return {first, std::max(first, last)};
 }
 
-void BlockSlabExchange::to_slabs(const double* block, double* slab) {
+void BlockSlabExchange::to_slabs(const Field3& owned, double* slab) {
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), owned);
+  const double* block = host.data();  // (zm, 1, xm), LayoutRight: the block order
   const Part& me = parts_[static_cast<std::size_t>(rank_)];
   // Block rows are sent in slab order: rank r's share is rows [a, b) of this block.
   for (std::size_t r = 0; r < parts_.size(); ++r) {
@@ -64,8 +67,9 @@ void BlockSlabExchange::to_slabs(const double* block, double* slab) {
   }
 }
 
-void BlockSlabExchange::to_blocks(const double* slab, double* block) {
+void BlockSlabExchange::to_field(const double* slab, const Field3& ghosted) {
   const Part& me = parts_[static_cast<std::size_t>(rank_)];
+  double* block = block_.data();
   for (std::size_t r = 0; r < parts_.size(); ++r) {
     const Part& other = parts_[r];
     const auto [c, d] = shared_rows(other, me);
@@ -82,6 +86,13 @@ void BlockSlabExchange::to_blocks(const double* slab, double* block) {
     std::copy(send_.data() + block_offsets_[r], send_.data() + block_offsets_[r] + (b - a) * me.xm,
               block + (a - me.zs) * me.xm);
   }
+  auto p = Kokkos::create_mirror_view(ghosted);
+  Kokkos::deep_copy(p, 0.0);
+  const long ox = grid_.offset(DmdaGrid::kX), oz = grid_.offset(DmdaGrid::kZ);
+  for (long k = 0; k < me.zm; ++k)
+    for (long i = 0; i < me.xm; ++i) p(k + oz, 0, i + ox) = block[k * me.xm + i];
+  Kokkos::deep_copy(ghosted, p);
+  grid_.exchange(ghosted);
 }
 
 }  // namespace surrox::solvers

@@ -9,7 +9,7 @@ namespace surrox::solvers {
 
 FftPoissonSolver::FftPoissonSolver(const DmdaGrid& grid, const WallNormalGrid& z, double hx,
                                    PoissonBoundaries sides)
-    : grid_(grid), nx_(grid.cells(DmdaGrid::kX)), nz_(grid.cells(DmdaGrid::kZ)) {
+    : grid_(grid), sides_(sides), nx_(grid.cells(DmdaGrid::kX)), nz_(grid.cells(DmdaGrid::kZ)) {
   if (grid.dim() != 2 || sides.x != PoissonSide::kDirichlet || sides.z != PoissonSide::kDirichlet ||
       grid.periodic_x())
     throw Error("FftPoissonSolver: needs a 2D grid with Dirichlet walls on every side");
@@ -53,7 +53,6 @@ FftPoissonSolver::FftPoissonSolver(const DmdaGrid& grid, const WallNormalGrid& z
   for (long t = 0; t < modes; ++t)
     for (long m = 0; m < nz_; ++m) scale_[t * nz_ + m] = scale(first_mode + t, m);
   exchange_ = std::make_unique<BlockSlabExchange>(grid, first_row, rows);
-  block_.resize(static_cast<std::size_t>(grid.owned(DmdaGrid::kX) * grid.owned(DmdaGrid::kZ)));
 }
 
 FftPoissonSolver::~FftPoissonSolver() {
@@ -63,27 +62,22 @@ FftPoissonSolver::~FftPoissonSolver() {
 }
 
 PoissonReport FftPoissonSolver::solve(const Field3& rhs, const Field3& phi, int, double) {
-  auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rhs);
-  auto p = Kokkos::create_mirror_view(phi);
-  const long ox = grid_.offset(DmdaGrid::kX), oz = grid_.offset(DmdaGrid::kZ);
-  const long xm = grid_.owned(DmdaGrid::kX), zm = grid_.owned(DmdaGrid::kZ);
+  ++solves_;
   if (exchange_) {
     // Distributed: blocks → z slabs, transform (ending in x-mode slabs), scale, inverse, back.
-    exchange_->to_slabs(r.data(), data_);
+    exchange_->to_slabs(rhs, data_);
     fftw_execute(plan_);
     for (long n = 0; n < modes_ * nz_; ++n) data_[n] *= scale_[n];
     fftw_execute(inverse_);
-    exchange_->to_blocks(data_, block_.data());
-    Kokkos::deep_copy(p, 0.0);  // walls stay 0; exchange() fills the neighbours' ghosts
-    for (long k = 0; k < zm; ++k)
-      for (long i = 0; i < xm; ++i) p(k + oz, 0, i + ox) = block_[k * xm + i];
-    Kokkos::deep_copy(phi, p);
-    grid_.exchange(phi);
-    ++solves_;
+    exchange_->to_field(data_, phi);
+    fill_wall_ghosts(grid_, sides_, phi);
     return {true, 0, 0};
   }
-  for (long k = 0; k < zm; ++k)
-    for (long i = 0; i < xm; ++i) data_[k * nx_ + i] = r(k, 0, i);
+  auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rhs);
+  auto p = Kokkos::create_mirror_view(phi);
+  const long ox = grid_.offset(DmdaGrid::kX), oz = grid_.offset(DmdaGrid::kZ);
+  for (long k = 0; k < nz_; ++k)
+    for (long i = 0; i < nx_; ++i) data_[k * nx_ + i] = r(k, 0, i);
   fftw_execute(plan_);
   for (long n = 0; n < nx_ * nz_; ++n) data_[n] *= scale_[n];
   fftw_execute(plan_);  // RODFT00 is its own inverse up to the norm in scale_
@@ -94,7 +88,6 @@ PoissonReport FftPoissonSolver::solve(const Field3& rhs, const Field3& phi, int,
       p(k, 0, i) = kg < 0 || kg >= nz_ || ig < 0 || ig >= nx_ ? 0.0 : data_[kg * nx_ + ig];
     }
   Kokkos::deep_copy(phi, p);
-  ++solves_;
   return {true, 0, 0};
 }
 

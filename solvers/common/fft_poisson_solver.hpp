@@ -39,6 +39,7 @@ class FftPoissonSolver final : public PoissonSolver {
 
  private:
   const DmdaGrid& grid_;
+  PoissonBoundaries sides_;
   long nx_, nz_;
   // 1/(λ_lm · 4(nx + 1)(nz + 1)), the inverse and FFTW's norm: index m · nx + l on one rank,
   // (l − first x mode) · nz + m of this rank's transposed slab on several.
@@ -46,7 +47,6 @@ class FftPoissonSolver final : public PoissonSolver {
   double* data_ = nullptr;  // one rank: the whole grid, (z, x) row-major; several: the slab
   fftw_plan plan_ = nullptr, inverse_ = nullptr;  // inverse_: several ranks only
   std::unique_ptr<BlockSlabExchange> exchange_;   // several ranks only
-  std::vector<double> block_;                     // this rank's owned values, (z, x)
   long modes_ = 0;                                // x modes in this rank's transposed slab
   long solves_ = 0;
 };

@@ -53,14 +53,15 @@ FftTridiagonalPoissonSolver::FftTridiagonalPoissonSolver(const DmdaGrid& grid,
     rows = rows_;
     size = static_cast<std::size_t>(std::max<ptrdiff_t>(local, 1));
   }
-  factor_.resize(std::max(size, static_cast<std::size_t>(nz_)));
+  // Thomas: every mode's modified diagonal on one rank, one column's at a time on several.
+  factor_.resize(ranks > 1 ? static_cast<std::size_t>(nz_) : size);
   data_ = fftw_alloc_real(size);
   if (!data_) throw Error("FftTridiagonalPoissonSolver: out of memory");
   forward_ = fftw_plan_many_r2r(1, &length, static_cast<int>(rows), data_, nullptr, 1, length,
                                 data_, nullptr, 1, length, &to, FFTW_ESTIMATE);
   backward_ = fftw_plan_many_r2r(1, &length, static_cast<int>(rows), data_, nullptr, 1, length,
                                  data_, nullptr, 1, length, &back, FFTW_ESTIMATE);
-  if ((rows > 0 && (!forward_ || !backward_)))
+  if (rows > 0 && (!forward_ || !backward_))
     throw Error("FftTridiagonalPoissonSolver: FFTW could not plan the transforms");
   if (ranks > 1) {
     columns_ = fftw_alloc_real(size);
@@ -71,8 +72,6 @@ FftTridiagonalPoissonSolver::FftTridiagonalPoissonSolver(const DmdaGrid& grid,
     if (!transpose_ || !transpose_back_)
       throw Error("FftTridiagonalPoissonSolver: FFTW could not plan the distributed transposes");
     exchange_ = std::make_unique<BlockSlabExchange>(grid, first_row_, rows_);
-    block_.resize(static_cast<std::size_t>(grid.owned(DmdaGrid::kX) * grid.owned(DmdaGrid::kZ)));
-    return;
   }
 }
 
@@ -85,7 +84,7 @@ FftTridiagonalPoissonSolver::~FftTridiagonalPoissonSolver() {
   if (columns_) fftw_free(columns_);
 }
 
-void FftTridiagonalPoissonSolver::gather(const Field3& rhs) {
+void FftTridiagonalPoissonSolver::copy_rhs(const Field3& rhs) {
   // One rank: its block is the whole grid.
   auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rhs);
   for (long k = 0; k < nz_; ++k)
@@ -164,7 +163,7 @@ PoissonReport FftTridiagonalPoissonSolver::solve(const Field3& rhs, const Field3
     ++solves_;
     return {true, 0, 0};
   }
-  gather(rhs);
+  copy_rhs(rhs);
   fftw_execute(forward_);
   thomas();
   fftw_execute(backward_);
@@ -197,8 +196,7 @@ void FftTridiagonalPoissonSolver::thomas_columns(long first_mode, long modes) {
 }
 
 void FftTridiagonalPoissonSolver::solve_distributed(const Field3& rhs, const Field3& phi) {
-  auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rhs);
-  exchange_->to_slabs(r.data(), data_);
+  exchange_->to_slabs(rhs, data_);
   if (sides_.x == PoissonSide::kPeriodic && sides_.z == PoissonSide::kNeumann) {
     double sum = 0;
     for (long n = 0; n < rows_ * nx_; ++n) sum += data_[n];
@@ -210,27 +208,8 @@ void FftTridiagonalPoissonSolver::solve_distributed(const Field3& rhs, const Fie
   thomas_columns(first_mode_, modes_);
   fftw_execute(transpose_back_);
   if (rows_ > 0) fftw_execute(backward_);
-  exchange_->to_blocks(data_, block_.data());
-  // Owned values, then the neighbours' ghosts and periodic images, then the walls: 0
-  // (Dirichlet) or the mirror (Neumann in z), corners included.
-  auto p = Kokkos::create_mirror_view(phi);
-  Kokkos::deep_copy(p, 0.0);
-  const long ox = grid_.offset(DmdaGrid::kX), oz = grid_.offset(DmdaGrid::kZ);
-  const long xm = grid_.owned(DmdaGrid::kX), zm = grid_.owned(DmdaGrid::kZ);
-  for (long k = 0; k < zm; ++k)
-    for (long i = 0; i < xm; ++i) p(k + oz, 0, i + ox) = block_[k * xm + i];
-  Kokkos::deep_copy(phi, p);
-  grid_.exchange(phi);
-  if (sides_.z == PoissonSide::kNeumann) {
-    Kokkos::deep_copy(p, phi);
-    const bool bottom = grid_.start(DmdaGrid::kZ) == 0;
-    const bool top = grid_.start(DmdaGrid::kZ) + zm == nz_;
-    for (long i = 0; i < grid_.ghosted(DmdaGrid::kX); ++i) {
-      if (bottom) p(oz - 1, 0, i) = p(oz, 0, i);
-      if (top) p(oz + zm, 0, i) = p(oz + zm - 1, 0, i);
-    }
-    Kokkos::deep_copy(phi, p);
-  }
+  exchange_->to_field(data_, phi);
+  fill_wall_ghosts(grid_, sides_, phi);
 }
 
 void FftTridiagonalPoissonSolver::save_state(io::Hdf5Checkpoint& checkpoint) const {

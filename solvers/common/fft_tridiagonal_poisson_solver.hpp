@@ -43,7 +43,7 @@ class FftTridiagonalPoissonSolver final : public PoissonSolver {
   void load_state(const io::Hdf5Checkpoint& checkpoint) override;
 
  private:
-  void gather(const Field3& rhs);
+  void copy_rhs(const Field3& rhs);  // one rank
   void thomas();
   void scatter(const Field3& phi) const;
   // Several ranks: the same steps on slabs (see the file comment).
@@ -59,12 +59,11 @@ class FftTridiagonalPoissonSolver final : public PoissonSolver {
   std::vector<double> factor_;         // Thomas: modified upper diagonal, (z, x) like data_
   double* data_ = nullptr;  // one rank: the whole grid, (z, x) row-major; several: the slab
   fftw_plan forward_ = nullptr, backward_ = nullptr;
-  // Several ranks only: this rank's z rows and x modes, the plans on them, the block buffer.
+  // Several ranks only: this rank's z rows and x modes, the plans on them.
   std::unique_ptr<BlockSlabExchange> exchange_;
   long rows_ = 0, first_row_ = 0, modes_ = 0, first_mode_ = 0;
   double* columns_ = nullptr;  // the transposed slab: modes × nz
   fftw_plan transpose_ = nullptr, transpose_back_ = nullptr;
-  std::vector<double> block_;
   long solves_ = 0;
 };
 

@@ -10,8 +10,8 @@
 
 namespace surrox::solvers::qg {
 
-// Where this rank's interior nodes lie: node (k, i) of the owned box sits at
-// x = (x0 + i + 1) hx, y = −ly/2 + (z0 + k + 1) hy.
+// Where this rank's interior nodes lie: node (k, i) of the owned box sits at x = (x0 + i + 1) hx
+// and (z0 + k + 1) hy from the southern wall (y = −ly/2 + (z0 + k + 1) hy).
 struct QgNodes {
   double hx = 0, hy = 0, lx = 0, ly = 0;
   long x0 = 0, z0 = 0;
