@@ -39,8 +39,12 @@ nlohmann::json pod_skill_report(const PodLstmModel& m, const Snapshots& s,
   const long in = m.options.input_steps, out = m.options.output_steps, n = m.basis.size();
   const Windows w = make_windows(coefficients, starts, in, out);
   const torch::Tensor fields = pod_output_fields(s, starts, in, out);
+  // Each member's forecast once: the ensemble's is their mean.
+  std::vector<torch::Tensor> members;
+  for (std::size_t k = 0; k < m.members.size(); ++k)
+    members.push_back(m.member_forecast(k, w.inputs));
   const std::vector<std::pair<std::string, torch::Tensor>> forecasts = {
-      {"lstm", m.forecast(w.inputs)},
+      {"lstm", PodLstmModel::ensemble_mean(members)},
       {"persistence", persistence_forecast(w.inputs, n, out)},
       {"climatology", climatology_forecast(m.climatology, w.count(), out)},
       {"linear", m.linear.forecast(w.inputs)}};
@@ -50,9 +54,8 @@ nlohmann::json pod_skill_report(const PodLstmModel& m, const Snapshots& s,
   if (m.members.size() > 1) {
     // Each member alone: how much the ensemble mean gains over its members.
     std::vector<double> member_r2;
-    for (std::size_t k = 0; k < m.members.size(); ++k)
-      member_r2.push_back(
-          measure_skill(m.member_forecast(k, w.inputs), w.targets, fields, m.basis).mean_r2);
+    for (const torch::Tensor& f : members)
+      member_r2.push_back(measure_skill(f, w.targets, fields, m.basis).mean_r2);
     report["lstm_members_mean_r2"] = member_r2;
   }
   report["windows"] = w.count();

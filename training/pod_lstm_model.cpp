@@ -15,10 +15,16 @@ torch::Tensor PodLstmModel::member_forecast(std::size_t k, const torch::Tensor& 
   return scaling.undo(members[k]->forward(scaled).to(torch::kFloat64));
 }
 
+torch::Tensor PodLstmModel::ensemble_mean(const std::vector<torch::Tensor>& member_forecasts) {
+  torch::Tensor sum = member_forecasts.at(0);
+  for (std::size_t k = 1; k < member_forecasts.size(); ++k) sum = sum + member_forecasts[k];
+  return sum / static_cast<double>(member_forecasts.size());
+}
+
 torch::Tensor PodLstmModel::forecast(const torch::Tensor& inputs) const {
-  torch::Tensor sum = member_forecast(0, inputs);
-  for (std::size_t k = 1; k < members.size(); ++k) sum = sum + member_forecast(k, inputs);
-  return sum / static_cast<double>(members.size());
+  std::vector<torch::Tensor> each;
+  for (std::size_t k = 0; k < members.size(); ++k) each.push_back(member_forecast(k, inputs));
+  return ensemble_mean(each);
 }
 
 namespace {

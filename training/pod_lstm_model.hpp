@@ -37,6 +37,9 @@ struct PodLstmModel {
   torch::Tensor forecast(const torch::Tensor& inputs) const;
   // Member k's own forecast.
   torch::Tensor member_forecast(std::size_t k, const torch::Tensor& inputs) const;
+  // The ensemble's forecast from its members' (what forecast() returns), for a caller that
+  // also needs each member's.
+  static torch::Tensor ensemble_mean(const std::vector<torch::Tensor>& member_forecasts);
 
   nlohmann::json metadata() const;
   void save(const std::filesystem::path& path) const;  // atomic
