@@ -38,6 +38,7 @@ def main():
     a.add_argument("--gamma", type=float, default=0.0125)
     a.add_argument("--repeats", type=int, default=5, help="inference repeats")
     a.add_argument("--threads", type=int, default=1)
+    a.add_argument("--device", default="cpu", help="torch device, e.g. cuda (GPU timings)")
     args = a.parse_args()
     if not args.src or not os.path.isdir(os.path.join(args.src, "src")):
         sys.exit("pytorch_reference.py: --src (or STPDE_DIR) must be a space_time_pde checkout")
@@ -64,22 +65,30 @@ def main():
                          nf=args.unet_filters, mf=args.unet_max_filters)
     imnet = ImNet(dim=3, in_features=args.latent, out_features=4, nf=args.imnet_filters,
                   activation=NONLINEARITIES[args.activation])
+    device = torch.device(args.device)
+    unet.to(device)
+    imnet.to(device)
+    # Kernels run asynchronously on a GPU: wait for them before reading a clock.
+    sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
     count = lambda m: sum(p.numel() for p in m.parameters())
     result = {"parameters": count(unet) + count(imnet), "imnet_parameters": count(imnet),
-              "torch": torch.__version__, "threads": torch.get_num_threads()}
-    xmin, xmax = torch.zeros(3), torch.ones(3)
+              "torch": torch.__version__, "threads": torch.get_num_threads(),
+              "device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"}
+    xmin, xmax = torch.zeros(3, device=device), torch.ones(3, device=device)
 
     if args.mode == "infer":
         unet.eval()
         imnet.eval()
-        latent = torch.randn(args.batch, nt, nz, nx, args.latent)
-        query = torch.rand(args.batch, args.points, 3)
+        latent = torch.randn(args.batch, nt, nz, nx, args.latent, device=device)
+        query = torch.rand(args.batch, args.points, 3, device=device)
         with torch.no_grad():
             query_local_implicit_grid(imnet, latent, query, xmin, xmax)  # warm-up
+            sync()
             start = time.perf_counter()
             checksum = 0.0
             for _ in range(args.repeats):
                 checksum += query_local_implicit_grid(imnet, latent, query, xmin, xmax).sum().item()
+            sync()
             seconds = time.perf_counter() - start
         result["query_points_per_second"] = args.batch * args.points * args.repeats / seconds
         result["checksum"] = checksum
@@ -98,16 +107,17 @@ def main():
         grad_calls[0] += 1
         return plain_grad(*a, **k)
     pde.grad = counted_grad
-    lowres = torch.randn(args.crops, 4, nt, nz, nx)
-    coords = torch.rand(args.crops, args.points, 3)
-    values = torch.randn(args.crops, args.points, 4)
+    lowres = torch.randn(args.crops, 4, nt, nz, nx, device=device)
+    coords = torch.rand(args.crops, args.points, 3, device=device)
+    values = torch.randn(args.crops, args.points, 4, device=device)
     unet.train()
     imnet.train()
     params = list(unet.parameters()) + list(imnet.parameters())
     optimizer = torch.optim.Adam(params, lr=1e-3)
     epoch_seconds = []
     for epoch in range(args.epochs):
-        order = torch.randperm(args.crops)
+        order = torch.randperm(args.crops, device=device)
+        sync()
         start = time.perf_counter()
         total = 0.0
         for b in range(0, args.crops - args.batch + 1, args.batch):
@@ -127,6 +137,7 @@ def main():
             torch.nn.utils.clip_grad_value_(imnet.parameters(), 1.0)
             optimizer.step()
             total += loss.item()
+        sync()
         epoch_seconds.append(time.perf_counter() - start)
     trained = (args.crops // args.batch) * args.batch
     timed = epoch_seconds[1:] if len(epoch_seconds) > 1 else epoch_seconds
