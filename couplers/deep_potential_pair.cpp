@@ -52,7 +52,8 @@ PairEvaluation evaluate_pair_model(PairModel& m, const md::System& s,
   double* rij = batch.rij.data_ptr<double>();
   long* nb = batch.neighbor.data_ptr<long>();
   std::vector<std::vector<long>> of_type(nt);
-  std::vector<int> most(nt, 0);
+  std::vector<int> most(nt, 0), most3(nt, 0);  // within rcut; within the three-body rcut
+  const double rc3_2 = c.three_body.rcut * c.three_body.rcut;
   struct Candidate {
     double r2;
     long j;
@@ -71,6 +72,10 @@ PairEvaluation evaluate_pair_model(PairModel& m, const md::System& s,
     for (int t = 0; t < nt; ++t) {
       auto& f = found[t];
       most[t] = std::max(most[t], static_cast<int>(f.size()));
+      if (c.three_body.enabled())
+        most3[t] = std::max(
+            most3[t], static_cast<int>(std::count_if(
+                          f.begin(), f.end(), [&](const Candidate& a) { return a.r2 < rc3_2; })));
       std::sort(f.begin(), f.end(), [](const Candidate& a, const Candidate& b) {
         return a.r2 < b.r2 || (a.r2 == b.r2 && a.j < b.j);
       });
@@ -82,7 +87,13 @@ PairEvaluation evaluate_pair_model(PairModel& m, const md::System& s,
       }
     }
   }
-  if (!m.warned) m.warned = dp::warn_if_sel_overflows(most, c.sel, c.type_map, "pair deep");
+  if (!m.warned) {
+    m.warned = dp::warn_if_sel_overflows(most, c.sel, c.type_map, "pair deep");
+    if (c.three_body.enabled())
+      m.warned = dp::warn_if_sel_overflows(most3, c.three_body.sel, c.type_map,
+                                           "pair deep (three_body: its rcut and sel)") ||
+                 m.warned;
+  }
   for (int t = 0; t < nt; ++t) batch.of_type.push_back(torch::tensor(of_type[t], torch::kInt64));
 
   PairEvaluation e;

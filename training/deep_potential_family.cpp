@@ -38,6 +38,21 @@ Schema dp_model_schema() {
   m.integers("fitting", "fitting net hidden widths").at_least(1).fallback("[64, 64, 64]");
   m.boolean("resnet_dt", "per-neuron timestep on the fitting net's resnet layers").fallback("true");
   m.integer("seed", "weight initialisation seed").at_least(0).fallback("1");
+  Schema t(
+      "DeePMD-kit's three-body embedding se_e3 beside se_e2_a (its `hybrid` descriptor): "
+      "angles embedded, which se_e2_a's l ≤ 1 moments cannot resolve. Its slots are the "
+      "nearest of se_e2_a's. Off while sel is empty.");
+  t.real("rcut", "three-body cutoff (Å), at most the model's rcut").above(0).fallback("4.0");
+  t.real("rcut_smth", "where its smooth switch starts (Å), below its rcut")
+      .above(0)
+      .fallback("3.0");
+  t.integers("sel", "three-body slots per type, each at most the model's sel; [] = off")
+      .at_least(1)
+      .fallback("[]");
+  t.integers("embedding", "three-body embedding net widths (the last is its descriptor size)")
+      .at_least(1)
+      .fallback("[4, 8, 16]");
+  m.section("three_body", t, "the se_e3 three-body part (DeePMD-kit `hybrid`)");
   return m;
 }
 
@@ -118,6 +133,27 @@ dp::SeE2aConfig dp_model_config(const CaseNode& m) {
   if (!(c.rcut_smth < c.rcut)) m.fail("rcut_smth", "must be smaller than rcut");
   if (c.axis_neuron > c.embedding.back())
     m.fail("axis_neuron", "must not exceed the last embedding width");
+  const CaseNode t = m.section("three_body");
+  for (long s : t.integers("sel")) c.three_body.sel.push_back(static_cast<int>(s));
+  if (c.three_body.enabled()) {
+    c.three_body.rcut = t.real("rcut");
+    c.three_body.rcut_smth = t.real("rcut_smth");
+    c.three_body.embedding.clear();
+    for (long long w : t.integers("embedding"))
+      c.three_body.embedding.push_back(static_cast<long>(w));
+    if (c.three_body.sel.size() != c.type_map.size())
+      t.fail("sel", fmt::format("{} entries for {} types in type_map", c.three_body.sel.size(),
+                                c.type_map.size()));
+    for (std::size_t k = 0; k < c.sel.size(); ++k)
+      if (c.three_body.sel[k] > c.sel[k])
+        t.fail("sel", fmt::format("entry {} is {}, more than the model's sel ({}): the three-body "
+                                  "slots are the nearest of its slots",
+                                  k, c.three_body.sel[k], c.sel[k]));
+    if (c.three_body.rcut > c.rcut)
+      t.fail("rcut", fmt::format("must not exceed the model's rcut ({})", c.rcut));
+    if (!(c.three_body.rcut_smth < c.three_body.rcut))
+      t.fail("rcut_smth", "must be smaller than three_body.rcut");
+  }
   return c;
 }
 

@@ -122,6 +122,25 @@ FrameEnvironment build_environment(const double* coord, const double* box,
   return env;
 }
 
+std::vector<int> most_within(const FrameEnvironment& env, const std::vector<int>& sel,
+                             double radius) {
+  std::vector<int> most(sel.size(), 0);
+  const double r2max = radius * radius;
+  for (long i = 0; i < env.atoms; ++i) {
+    long slot = i * env.slots;
+    for (std::size_t t = 0; t < sel.size(); ++t) {
+      int count = 0;
+      for (int k = 0; k < sel[t]; ++k, ++slot) {
+        if (env.neighbor[slot] < 0) continue;
+        const double* d = &env.rij[3 * slot];
+        if (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < r2max) ++count;
+      }
+      most[t] = std::max(most[t], count);
+    }
+  }
+  return most;
+}
+
 bool warn_if_sel_overflows(const std::vector<int>& most_found, const std::vector<int>& sel,
                            const std::vector<std::string>& type_map, const std::string& where) {
   std::vector<std::string> over;

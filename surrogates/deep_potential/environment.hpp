@@ -21,6 +21,12 @@ FrameEnvironment build_environment(const double* coord, const double* box,
                                    const std::vector<int>& types, double rcut,
                                    const std::vector<int>& sel);
 
+// Per neighbour type, the most neighbours any atom of `env` has within `radius` in its filled
+// slots (laid out by `sel`). Slots hold the nearest first, so this is what a three-body part
+// with that cutoff sees (at most sel[t]).
+std::vector<int> most_within(const FrameEnvironment& env, const std::vector<int>& sel,
+                             double radius);
+
 // Warns once (spdlog) when `most_found` exceeds `sel` for some type: DeePMD-kit drops the
 // farthest neighbours silently; we keep the nearest and say how many were seen. Returns whether
 // it warned.

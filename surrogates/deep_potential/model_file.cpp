@@ -10,11 +10,14 @@ void save_model(const std::filesystem::path& path, SeE2aModel& model,
                 const nlohmann::json& training) {
   torch::serialize::OutputArchive archive;
   model->save(archive);
-  nlohmann::json metadata = {{"family", kFamilyName},
-                             {"format_version", 1},
-                             {"model", {{"descriptor", "se_e2_a"}}},
-                             {"config", model->config().to_json()},
-                             {"training", training}};
+  nlohmann::json metadata = {
+      {"family", kFamilyName},
+      {"format_version", 1},
+      {"model",
+       {{"descriptor",
+         model->config().three_body.enabled() ? "hybrid: se_e2_a + se_e3" : "se_e2_a"}}},
+      {"config", model->config().to_json()},
+      {"training", training}};
   if (model->compressed()) metadata["compression"] = model->table_params().to_json();
   archive.write("metadata", c10::IValue(metadata.dump()));
   AtomicFile file(path);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "core/error.hpp"
 
@@ -18,9 +19,13 @@ long SeE2aConfig::slots() const {
 }
 
 nlohmann::json SeE2aConfig::to_json() const {
-  return {{"type_map", type_map}, {"rcut", rcut},           {"rcut_smth", rcut_smth},
-          {"sel", sel},           {"embedding", embedding}, {"axis_neuron", axis_neuron},
-          {"fitting", fitting},   {"resnet_dt", resnet_dt}, {"seed", seed}};
+  nlohmann::json j = {
+      {"type_map", type_map}, {"rcut", rcut},           {"rcut_smth", rcut_smth},
+      {"sel", sel},           {"embedding", embedding}, {"axis_neuron", axis_neuron},
+      {"fitting", fitting},   {"resnet_dt", resnet_dt}, {"seed", seed}};
+  // Written only when used, so models without it keep their metadata as before.
+  if (three_body.enabled()) j["three_body"] = three_body.to_json();
+  return j;
 }
 
 SeE2aConfig SeE2aConfig::from_json(const nlohmann::json& j) {
@@ -34,6 +39,7 @@ SeE2aConfig SeE2aConfig::from_json(const nlohmann::json& j) {
   c.fitting = j.at("fitting").get<std::vector<long>>();
   c.resnet_dt = j.at("resnet_dt");
   c.seed = j.at("seed");
+  if (j.contains("three_body")) c.three_body = SeE3Config::from_json(j.at("three_body"));
   return c;
 }
 
@@ -96,6 +102,22 @@ SeE2aModelImpl::SeE2aModelImpl(SeE2aConfig config) : config_(std::move(config)) 
   if (!(config_.rcut_smth < config_.rcut)) throw InputError("rcut_smth must be smaller than rcut");
   if (config_.axis_neuron > config_.embedding.back())
     throw InputError("axis_neuron must not exceed the last embedding width");
+  const SeE3Config& e3 = config_.three_body;
+  if (e3.enabled()) {
+    if (static_cast<int>(e3.sel.size()) != nt)
+      throw InputError(fmt::format("three_body.sel has {} entries but type_map names {} types",
+                                   e3.sel.size(), nt));
+    for (int t = 0; t < nt; ++t)
+      if (e3.sel[t] < 1 || e3.sel[t] > config_.sel[t])
+        throw InputError(fmt::format(
+            "three_body.sel[{}] = {} must lie in [1, sel[{}] = {}]: the three-body slots are "
+            "the nearest of se_e2_a's",
+            t, e3.sel[t], t, config_.sel[t]));
+    if (!(e3.rcut_smth < e3.rcut) || e3.rcut > config_.rcut)
+      throw InputError(
+          fmt::format("three_body needs rcut_smth < rcut <= se_e2_a's rcut ({}); got {} and {}",
+                      config_.rcut, e3.rcut_smth, e3.rcut));
+  }
   // A generator of its own: building a model leaves torch's global random state alone.
   at::Generator generator =
       at::make_generator<at::CPUGeneratorImpl>(static_cast<std::uint64_t>(config_.seed));
@@ -111,7 +133,8 @@ SeE2aModelImpl::SeE2aModelImpl(SeE2aConfig config) : config_(std::move(config)) 
       }
       embedding_.push_back(register_module(fmt::format("embedding_{}_{}", ti, tj), net));
     }
-  const long descriptor = config_.embedding.back() * config_.axis_neuron;
+  const long descriptor =
+      config_.embedding.back() * config_.axis_neuron + (e3.enabled() ? e3.embedding.back() : 0);
   for (int t = 0; t < nt; ++t) {
     torch::nn::Sequential net;
     long in = descriptor;
@@ -125,6 +148,26 @@ SeE2aModelImpl::SeE2aModelImpl(SeE2aConfig config) : config_(std::move(config)) 
   davg = register_buffer("davg", torch::zeros({nt, 4}, torch::kFloat64));
   dstd = register_buffer("dstd", torch::ones({nt, 4}, torch::kFloat64));
   bias = register_buffer("bias", torch::zeros({nt}, torch::kFloat64));
+  // The three-body part last: a model without it draws the same weights as before it existed.
+  if (!e3.enabled()) return;
+  for (int tj = 0; tj < nt; ++tj)
+    for (int tk = 0; tk < nt; ++tk) {
+      if (tk < tj) {
+        three_body_embedding_.push_back(torch::nn::Sequential(nullptr));
+        continue;
+      }
+      torch::nn::Sequential net;
+      long in = 1;
+      for (long width : e3.embedding) {
+        net->push_back(DpLayer(in, width, true, true, false, generator));
+        in = width;
+      }
+      three_body_embedding_.push_back(
+          register_module(fmt::format("three_body_embedding_{}_{}", tj, tk), net));
+    }
+  davg3 = register_buffer("davg3", torch::zeros({nt, 4}, torch::kFloat64));
+  dstd3 = register_buffer("dstd3", torch::ones({nt, 4}, torch::kFloat64));
+  three_body_slots_ = three_body_slot_index(config_.sel, e3.sel);
 }
 
 torch::Tensor environment_matrix(const torch::Tensor& rij, double rcut_smth, double rcut) {
@@ -139,8 +182,9 @@ torch::Tensor environment_matrix(const torch::Tensor& rij, double rcut_smth, dou
   return torch::cat({s, s * rij / r}, -1);
 }
 
-void precompute_environment(EnvBatch& batch, double rcut_smth, double rcut) {
-  torch::Tensor rij = batch.rij.detach().requires_grad_(true);
+std::pair<torch::Tensor, torch::Tensor> environment_with_derivative(const torch::Tensor& rij_in,
+                                                                    double rcut_smth, double rcut) {
+  torch::Tensor rij = rij_in.detach().requires_grad_(true);
   torch::Tensor env;
   std::vector<torch::Tensor> columns;
   {
@@ -152,8 +196,24 @@ void precompute_environment(EnvBatch& batch, double rcut_smth, double rcut) {
       columns.push_back(
           torch::autograd::grad({env.select(-1, c).sum()}, {rij}, {}, /*retain_graph=*/c < 3)[0]);
   }
-  batch.env = env.detach();
-  batch.env_deriv = torch::stack(columns, -2).detach();  // (A, slots, 4, 3)
+  return {env.detach(), torch::stack(columns, -2).detach()};  // (…, 4), (…, 4, 3)
+}
+
+void precompute_environment(EnvBatch& batch, double rcut_smth, double rcut) {
+  std::tie(batch.env, batch.env_deriv) = environment_with_derivative(batch.rij, rcut_smth, rcut);
+}
+
+void precompute_environment(EnvBatch& batch, const SeE2aConfig& config) {
+  precompute_environment(batch, config.rcut_smth, config.rcut);
+  const SeE3Config& e3 = config.three_body;
+  if (!e3.enabled()) return;
+  std::tie(batch.env3, batch.env3_deriv) = environment_with_derivative(
+      batch.rij.index_select(1, three_body_slot_index(config.sel, e3.sel)), e3.rcut_smth, e3.rcut);
+}
+
+torch::Tensor SeE2aModelImpl::three_body_environment(const torch::Tensor& rij) const {
+  return deep_potential::environment_matrix(rij.index_select(1, three_body_slots_),
+                                            config_.three_body.rcut_smth, config_.three_body.rcut);
 }
 
 torch::Tensor SeE2aModelImpl::environment_matrix(const torch::Tensor& rij) const {
@@ -161,10 +221,13 @@ torch::Tensor SeE2aModelImpl::environment_matrix(const torch::Tensor& rij) const
 }
 
 torch::Tensor SeE2aModelImpl::atomic_energy(const torch::Tensor& rij, const EnvBatch& batch) {
-  return atomic_energy_of_env(environment_matrix(rij), batch);
+  return atomic_energy_of_env(
+      environment_matrix(rij),
+      config_.three_body.enabled() ? three_body_environment(rij) : torch::Tensor(), batch);
 }
 
 torch::Tensor SeE2aModelImpl::atomic_energy_of_env(const torch::Tensor& env,
+                                                   const torch::Tensor& env3,
                                                    const EnvBatch& batch) {
   const int nt = config_.ntypes();
   const long slots = config_.slots(), m2 = config_.axis_neuron;
@@ -183,8 +246,17 @@ torch::Tensor SeE2aModelImpl::atomic_energy_of_env(const torch::Tensor& env,
       gr = gr.defined() ? gr + part : part;
     }
     gr = gr / static_cast<double>(slots);
-    const torch::Tensor d = torch::matmul(gr.transpose(1, 2), gr.narrow(2, 0, m2));  // (n,M1,M2)
-    const torch::Tensor e = fitting_[ti]->forward(d.flatten(1)).squeeze(-1) + bias[ti];
+    torch::Tensor d = torch::matmul(gr.transpose(1, 2), gr.narrow(2, 0, m2)).flatten(1);
+    if (config_.three_body.enabled()) {
+      const torch::Tensor r3 = (env3.index_select(0, rows) - davg3[ti]) / dstd3[ti];
+      d = torch::cat(
+          {d, three_body_descriptor(r3, config_.three_body.sel,
+                                    [&](int tj, int tk, const torch::Tensor& x) {
+                                      return three_body_embedding_[tj * nt + tk]->forward(x);
+                                    })},
+          1);
+    }
+    const torch::Tensor e = fitting_[ti]->forward(d).squeeze(-1) + bias[ti];
     energy = energy.index_add(0, rows, e);
   }
   return energy;
@@ -240,12 +312,15 @@ TableParams SeE2aModelImpl::table_range(double r_min, double stride, double extr
   return p;
 }
 
-void SeE2aModelImpl::compute_statistics(const std::vector<EnvBatch>& batches) {
-  torch::NoGradGuard no_grad;
-  const int nt = config_.ntypes();
+namespace {
+
+// DeePMD-kit's statistics of raw environment matrices (one per batch) per centre type.
+std::pair<torch::Tensor, torch::Tensor> environment_statistics(
+    const std::vector<torch::Tensor>& envs, const std::vector<EnvBatch>& batches, int nt) {
   std::vector<double> sum_r(nt, 0), sum_r2(nt, 0), sum_a(nt, 0), sum_a2(nt, 0), rows(nt, 0);
-  for (const EnvBatch& b : batches) {
-    const torch::Tensor env = environment_matrix(b.rij);
+  for (std::size_t k = 0; k < batches.size(); ++k) {
+    const EnvBatch& b = batches[k];
+    const torch::Tensor& env = envs[k];
     for (int t = 0; t < nt; ++t) {
       if (b.of_type[t].numel() == 0) continue;
       const torch::Tensor e = env.index_select(0, b.of_type[t]).reshape({-1, 4});
@@ -269,8 +344,26 @@ void SeE2aModelImpl::compute_statistics(const std::vector<EnvBatch>& batches) {
     const double sa = stddev(sum_a[t], sum_a2[t], 3 * rows[t]);
     for (int c = 1; c < 4; ++c) std[t][c] = sa;
   }
+  return {avg, std};
+}
+
+}  // namespace
+
+void SeE2aModelImpl::compute_statistics(const std::vector<EnvBatch>& batches) {
+  torch::NoGradGuard no_grad;
+  const int nt = config_.ntypes();
+  std::vector<torch::Tensor> envs, envs3;
+  for (const EnvBatch& b : batches) {
+    envs.push_back(environment_matrix(b.rij));
+    if (config_.three_body.enabled()) envs3.push_back(three_body_environment(b.rij));
+  }
+  auto [avg, std] = environment_statistics(envs, batches, nt);
   davg.copy_(avg);
   dstd.copy_(std);
+  if (!config_.three_body.enabled()) return;
+  auto [avg3, std3] = environment_statistics(envs3, batches, nt);
+  davg3.copy_(avg3);
+  dstd3.copy_(std3);
 }
 
 void SeE2aModelImpl::fit_energy_bias(const std::vector<std::vector<long>>& type_counts,
@@ -289,13 +382,23 @@ void SeE2aModelImpl::fit_energy_bias(const std::vector<std::vector<long>>& type_
 Prediction predict(SeE2aModel& model, const EnvBatch& batch, bool create_graph) {
   Prediction p;
   torch::Tensor g;  // ∂E/∂r_ij (A, slots, 3)
+  const bool three_body = model->config().three_body.enabled();
   if (batch.env.defined()) {
-    // ∂E/∂r_ij = Σ_c ∂E/∂R_c · ∂R_c/∂r_ij with the precomputed ∂R/∂r_ij.
+    if (three_body && !batch.env3.defined())
+      throw Error("predict: the batch's precomputed environment lacks the three-body part");
+    // ∂E/∂r_ij = Σ_c ∂E/∂R_c · ∂R_c/∂r_ij with the precomputed ∂R/∂r_ij (and the three-body
+    // part's likewise, added to the slots it uses).
     torch::Tensor env = batch.env.detach().requires_grad_(true);
-    p.energy = model->atomic_energy_of_env(env, batch).view({batch.frames, batch.atoms}).sum(1);
-    const torch::Tensor ge =
-        torch::autograd::grad({p.energy.sum()}, {env}, {}, create_graph, create_graph)[0];
-    g = torch::matmul(ge.unsqueeze(-2), batch.env_deriv).squeeze(-2);
+    torch::Tensor env3 = three_body ? batch.env3.detach().requires_grad_(true) : torch::Tensor();
+    p.energy =
+        model->atomic_energy_of_env(env, env3, batch).view({batch.frames, batch.atoms}).sum(1);
+    std::vector<torch::Tensor> inputs{env};
+    if (three_body) inputs.push_back(env3);
+    const auto ge = torch::autograd::grad({p.energy.sum()}, inputs, {}, create_graph, create_graph);
+    g = torch::matmul(ge[0].unsqueeze(-2), batch.env_deriv).squeeze(-2);
+    if (three_body)
+      g = g.index_add(1, model->three_body_slots(),
+                      torch::matmul(ge[1].unsqueeze(-2), batch.env3_deriv).squeeze(-2));
   } else {
     torch::Tensor rij = batch.rij.detach().requires_grad_(true);
     p.energy = model->atomic_energy(rij, batch).view({batch.frames, batch.atoms}).sum(1);

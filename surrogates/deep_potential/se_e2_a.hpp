@@ -8,14 +8,18 @@
 //            y = tanh(Wx + b) + x for equal widths, + [x, x] for doubled ones);
 //   D_i    = (Gᵀ R̃)(R̃ᵀ G<) / slots², G< the first axis_neuron columns;
 //   E      = Σ_i [fitting net of type(i)](D_i) + bias[type(i)].
+// With `three_body` set, D_i is [D_i, D3_i], D3 the se_e3 descriptor (se_e3.hpp), as
+// DeePMD-kit's `hybrid` of se_e2_a and se_e3.
 // Forces and virial come from autograd on the relative vectors r_ij (predict()), in float64.
 #include <torch/torch.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "surrogates/deep_potential/environment.hpp"
+#include "surrogates/deep_potential/se_e3.hpp"
 #include "surrogates/deep_potential/tabulate.hpp"
 
 namespace surrox::surrogates::deep_potential {
@@ -29,6 +33,7 @@ struct SeE2aConfig {
   std::vector<long> fitting{64, 64, 64};    // fitting net hidden widths
   bool resnet_dt = true;                    // fitting net: per-neuron timestep on resnets
   long seed = 1;  // weight initialisation (a generator of the model's own, not torch's global one)
+  SeE3Config three_body;  // the se_e3 part; off unless three_body.sel is set
   int ntypes() const { return static_cast<int>(type_map.size()); }
   long slots() const;
   nlohmann::json to_json() const;
@@ -59,6 +64,8 @@ struct EnvBatch {
   // energy with respect to R and chains with ∂R/∂r_ij, so that neither R nor its derivative is
   // rebuilt, and the force loss's double backward skips the switch function's graph.
   torch::Tensor env, env_deriv;
+  // The same for the three-body part (its slots and switch): (A, slots3, 4), (A, slots3, 4, 3).
+  torch::Tensor env3, env3_deriv;
   long frames = 0, atoms = 0;
 };
 EnvBatch make_batch(const std::vector<FrameEnvironment>& frames, const std::vector<int>& types,
@@ -70,6 +77,11 @@ torch::Tensor environment_matrix(const torch::Tensor& rij, double rcut_smth, dou
 // Fills batch.env and batch.env_deriv from batch.rij (the derivative by autograd, one backward
 // pass per column of R, so it is the derivative of exactly the function above).
 void precompute_environment(EnvBatch& batch, double rcut_smth, double rcut);
+// The same for a model's config: also env3 and env3_deriv where it has a three-body part.
+void precompute_environment(EnvBatch& batch, const SeE2aConfig& config);
+// The raw environment matrix and its derivative (by autograd, as above) of relative vectors.
+std::pair<torch::Tensor, torch::Tensor> environment_with_derivative(const torch::Tensor& rij,
+                                                                    double rcut_smth, double rcut);
 
 class SeE2aModelImpl : public torch::nn::Module {
  public:
@@ -77,18 +89,26 @@ class SeE2aModelImpl : public torch::nn::Module {
   const SeE2aConfig& config() const { return config_; }
   // Raw environment matrix (A, slots, 4) of relative vectors (A, slots, 3).
   torch::Tensor environment_matrix(const torch::Tensor& rij) const;
+  // The three-body part's raw environment matrix (A, slots3, 4) of the same relative vectors.
+  torch::Tensor three_body_environment(const torch::Tensor& rij) const;
   // Atomic energies (A) of the batch's centres at relative vectors `rij`.
   torch::Tensor atomic_energy(const torch::Tensor& rij, const EnvBatch& batch);
-  // The same from the raw environment matrix (A, slots, 4).
-  torch::Tensor atomic_energy_of_env(const torch::Tensor& env, const EnvBatch& batch);
+  // The same from the raw environment matrices (A, slots, 4) and, with a three-body part,
+  // (A, slots3, 4) (else undefined).
+  torch::Tensor atomic_energy_of_env(const torch::Tensor& env, const torch::Tensor& env3,
+                                     const EnvBatch& batch);
+  // The slots of the three-body part among the se_e2_a slots (three_body_slot_index).
+  const torch::Tensor& three_body_slots() const { return three_body_slots_; }
   // DeePMD-kit's statistics of the raw environment matrix over the batches' centres, per
   // centre type: davg = (⟨R₀⟩, 0, 0, 0), dstd = (σ(R₀), σ(R₁..₃)×3), σ ≥ 1e-2
   // (deepmd/dpmodel/utils/env_mat_stat.py EnvMatStatSe; empty slots count as zero rows).
+  // The three-body part's davg3/dstd3 likewise from its own environment matrix.
   void compute_statistics(const std::vector<EnvBatch>& batches);
   // Per-type energy bias: least squares of frame energies on the per-type atom counts.
   void fit_energy_bias(const std::vector<std::vector<long>>& type_counts,
                        const std::vector<double>& energies);
   torch::Tensor davg, dstd, bias;  // (T, 4), (T, 4), (T)
+  torch::Tensor davg3, dstd3;      // (T, 4) each, with a three-body part
 
   // Model compression (tabulate.hpp): tabulates every embedding net over `params` (buffers
   // "table_<ti>_<tj>", saved with the model); atomic_energy then evaluates the tables instead
@@ -110,6 +130,8 @@ class SeE2aModelImpl : public torch::nn::Module {
   std::vector<int> offset_;
   std::vector<torch::nn::Sequential> embedding_;  // T × T, [centre type][neighbour type]
   std::vector<torch::nn::Sequential> fitting_;    // T
+  std::vector<torch::nn::Sequential> three_body_embedding_;  // T × T, used for tj ≤ tk
+  torch::Tensor three_body_slots_;
   TableParams table_params_;
   std::vector<torch::Tensor> tables_;  // T × T coefficients (intervals, 6, M1) when compressed
   std::shared_ptr<TableOverflow> overflow_ = std::make_shared<TableOverflow>();

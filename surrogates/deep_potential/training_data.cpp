@@ -34,14 +34,22 @@ std::vector<SystemData> load_systems(const std::vector<std::filesystem::path>& p
       }
       if (labelled && (s.frames.energy.empty() || s.frames.force.empty()))
         throw InputError(fmt::format("{}: frames without energy.npy or force.npy labels", s.path));
-      std::vector<int> most(config.ntypes(), 0);
+      const SeE3Config& e3 = config.three_body;
+      std::vector<int> most(config.ntypes(), 0), most3(config.ntypes(), 0);
       for (long f = 0; f < s.frames.frames; ++f) {
         s.env.push_back(build_environment(&s.frames.coord[f * 3 * s.atoms()], &s.frames.box[9 * f],
                                           s.types, config.rcut, config.sel));
-        for (int t = 0; t < config.ntypes(); ++t)
+        const std::vector<int> within =
+            e3.enabled() ? most_within(s.env.back(), config.sel, e3.rcut) : most3;
+        for (int t = 0; t < config.ntypes(); ++t) {
           most[t] = std::max(most[t], s.env.back().most_found[t]);
+          most3[t] = std::max(most3[t], within[t]);
+        }
       }
       warn_if_sel_overflows(most, config.sel, config.type_map, s.path);
+      if (e3.enabled())
+        warn_if_sel_overflows(most3, e3.sel, config.type_map,
+                              s.path + " (three_body: its rcut and sel)");
       out.push_back(std::move(s));
     }
   return out;
@@ -50,10 +58,14 @@ std::vector<SystemData> load_systems(const std::vector<std::filesystem::path>& p
 void precompute_environments(SystemData& s, const SeE2aConfig& config) {
   torch::NoGradGuard no_grad;  // precompute_environment enables the graph it needs itself
   EnvBatch all = make_batch(s.env, s.types, config.ntypes());
-  precompute_environment(all, config.rcut_smth, config.rcut);
+  precompute_environment(all, config);
   const long nf = s.frames.frames, slots = config.slots();
   s.env_matrix = all.env.view({nf, s.atoms(), slots, 4});
   s.env_deriv = all.env_deriv.view({nf, s.atoms(), slots, 4, 3});
+  if (!config.three_body.enabled()) return;
+  const long slots3 = config.three_body.slots();
+  s.env3_matrix = all.env3.view({nf, s.atoms(), slots3, 4});
+  s.env3_deriv = all.env3_deriv.view({nf, s.atoms(), slots3, 4, 3});
 }
 
 EnvBatch batch_frames(const SystemData& s, const std::vector<long>& frames, int ntypes) {
@@ -65,6 +77,11 @@ EnvBatch batch_frames(const SystemData& s, const std::vector<long>& frames, int 
     const long rows = b.frames * b.atoms, slots = b.rij.size(1);
     b.env = s.env_matrix.index_select(0, index).view({rows, slots, 4});
     b.env_deriv = s.env_deriv.index_select(0, index).view({rows, slots, 4, 3});
+    if (s.env3_matrix.defined()) {
+      const long slots3 = s.env3_matrix.size(2);
+      b.env3 = s.env3_matrix.index_select(0, index).view({rows, slots3, 4});
+      b.env3_deriv = s.env3_deriv.index_select(0, index).view({rows, slots3, 4, 3});
+    }
   }
   return b;
 }

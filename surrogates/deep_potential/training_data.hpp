@@ -21,6 +21,7 @@ struct SystemData {
   // Set by precompute_environments: R (frames, atoms, slots, 4) and ∂R/∂r_ij
   // (frames, atoms, slots, 4, 3), attached to every batch_frames batch.
   torch::Tensor env_matrix, env_deriv;
+  torch::Tensor env3_matrix, env3_deriv;  // the same for a three-body part (its slots)
   long atoms() const { return frames.atoms(); }
   std::vector<long> type_counts(int ntypes) const;
 };
@@ -32,7 +33,7 @@ std::vector<SystemData> load_systems(const std::vector<std::filesystem::path>& p
                                      const SeE2aConfig& config, bool labelled = true);
 
 // Computes each frame's environment matrix and its derivative once (training steps reuse them;
-// the frames are fixed). Memory: 128 bytes per neighbour slot.
+// the frames are fixed). Memory: 128 bytes per neighbour slot (and per three-body slot).
 void precompute_environments(SystemData& s, const SeE2aConfig& config);
 
 EnvBatch batch_frames(const SystemData& s, const std::vector<long>& frames, int ntypes);

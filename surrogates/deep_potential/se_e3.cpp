@@ -1,0 +1,35 @@
+#include "surrogates/deep_potential/se_e3.hpp"
+
+namespace surrox::surrogates::deep_potential {
+
+long SeE3Config::slots() const {
+  long n = 0;
+  for (int s : sel) n += s;
+  return n;
+}
+
+nlohmann::json SeE3Config::to_json() const {
+  return {{"rcut", rcut}, {"rcut_smth", rcut_smth}, {"sel", sel}, {"embedding", embedding}};
+}
+
+SeE3Config SeE3Config::from_json(const nlohmann::json& j) {
+  SeE3Config c;
+  c.rcut = j.at("rcut");
+  c.rcut_smth = j.at("rcut_smth");
+  c.sel = j.at("sel").get<std::vector<int>>();
+  c.embedding = j.at("embedding").get<std::vector<long>>();
+  return c;
+}
+
+torch::Tensor three_body_slot_index(const std::vector<int>& sel,
+                                    const std::vector<int>& three_body_sel) {
+  std::vector<long> index;
+  long offset = 0;
+  for (std::size_t t = 0; t < sel.size(); ++t) {
+    for (int k = 0; k < three_body_sel[t]; ++k) index.push_back(offset + k);
+    offset += sel[t];
+  }
+  return torch::tensor(index, torch::kInt64);
+}
+
+}  // namespace surrox::surrogates::deep_potential

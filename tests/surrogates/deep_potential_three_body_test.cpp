@@ -1,0 +1,227 @@
+// ctest-labels: unit
+// ctest-libraries: surrox_deep_potential
+// ctest-pch: torch
+// The se_e3 three-body part beside se_e2_a (DeePMD-kit's hybrid; untrained, random weights,
+// statistics from the frame, two atom types): it tells the tetrahedral centre from the square
+// one, which se_e2_a alone cannot; forces are −dE/dx and the virial the strain derivative with
+// it; the energy is invariant under rotation and permutation; training's precomputed path
+// equals the on-the-fly one, weight gradients included; a neighbour crossing the three-body
+// cutoff changes energy and slope continuously; a model file keeps it; bad settings are refused.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "core/error.hpp"
+#include "surrogates/deep_potential/model_file.hpp"
+#include "surrogates/deep_potential/training_data.hpp"
+#include "tests/surrogates/deep_potential_test_frames.hpp"
+
+namespace surrox::surrogates::deep_potential {
+namespace {
+
+using namespace test_frames;
+
+SeE2aConfig three_body_config(int ntypes) {
+  SeE2aConfig c;
+  c.type_map = ntypes == 2 ? std::vector<std::string>{"Si", "Ge"} : std::vector<std::string>{"Si"};
+  c.rcut = 4.0;
+  c.rcut_smth = 3.0;
+  c.sel = std::vector<int>(ntypes, 24);
+  c.embedding = {8, 16};
+  c.axis_neuron = 4;
+  c.fitting = {16, 16};
+  c.seed = 3;
+  c.three_body.rcut = 3.2;
+  c.three_body.rcut_smth = 2.6;
+  c.three_body.sel = std::vector<int>(ntypes, 8);
+  c.three_body.embedding = {4, 8};
+  return c;
+}
+
+SeE2aModel three_body_model(const TestFrame& f, int ntypes = 2) {
+  SeE2aModel m(three_body_config(ntypes));
+  m->compute_statistics({batch_of(m->config(), f)});
+  m->bias.copy_(torch::tensor(std::vector<double>(ntypes, -4.1), torch::kFloat64));
+  return m;
+}
+
+TEST(DeepPotentialThreeBody, TellsTetrahedralFromSquarePlanarCentres) {
+  TestFrame f = diamond_frame(5);
+  f.types.assign(64, 0);
+  SeE2aModel m = three_body_model(f, 1);
+  EXPECT_GT(m->dstd3[0][1].item<double>(), 0.0);
+  const double b = 2.35, t = b / std::sqrt(3.0), o = 10.0;
+  const std::vector<double> tetra = {o,     o,     o,     o + t, o + t, o + t, o + t, o - t,
+                                     o - t, o - t, o + t, o - t, o - t, o - t, o + t};
+  const std::vector<double> square = {o, o, o, o + b, o, o, o - b, o, o, o, o + b, o, o, o - b, o};
+  auto centre_energy = [&](SeE2aModel& model, const std::vector<double>& coord) {
+    torch::NoGradGuard no_grad;
+    const TestFrame g{coord, {20, 0, 0, 0, 20, 0, 0, 0, 20}, std::vector<int>(5, 0)};
+    const EnvBatch e = batch_of(model->config(), g);
+    return model->atomic_energy(e.rij, e)[0].item<double>();
+  };
+  const double et = centre_energy(m, tetra), es = centre_energy(m, square);
+  EXPECT_GT(std::fabs(et - es), 1e-4 * std::fabs(es));
+  // The same model without its three-body part sees no difference (as
+  // DeepPotentialModel.TetrahedralAndSquarePlanarCentresLookTheSame).
+  SeE2aConfig plain = m->config();
+  plain.three_body = SeE3Config{};
+  SeE2aModel p(plain);
+  p->compute_statistics({batch_of(plain, f)});
+  const double pt = centre_energy(p, tetra), ps = centre_energy(p, square);
+  EXPECT_NEAR(pt, ps, 1e-12 * std::fabs(pt));
+  std::printf("centre energy with se_e3: tetrahedral %.12g, square %.12g; without: %.12g, %.12g\n",
+              et, es, pt, ps);
+}
+
+TEST(DeepPotentialThreeBody, ForcesAndVirialAreDerivatives) {
+  const TestFrame f = diamond_frame(17);
+  SeE2aModel m = three_body_model(f);
+  const Prediction p = predict(m, batch_of(m->config(), f));
+  const auto force = p.force.accessor<double, 3>();
+  const double h = 1e-4;
+  double worst = 0, largest = 0;
+  for (int i : {0, 9, 33, 63})
+    for (int d = 0; d < 3; ++d) {
+      TestFrame plus = f, minus = f;
+      plus.coord[3 * i + d] += h;
+      minus.coord[3 * i + d] -= h;
+      const double fd = -(energy_of(m, plus) - energy_of(m, minus)) / (2 * h);
+      worst = std::max(worst, std::fabs(fd - force[0][i][d]));
+      largest = std::max(largest, std::fabs(force[0][i][d]));
+    }
+  EXPECT_GT(largest, 1e-3);
+  EXPECT_LT(worst / largest, 1e-6) << worst << " of " << largest;
+  const auto w = p.virial.accessor<double, 2>();
+  double worst_w = 0, largest_w = 0;
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) {
+      auto strained = [&](double eps) {
+        TestFrame s = f;
+        for (std::size_t i = 0; i < s.coord.size() / 3; ++i)
+          s.coord[3 * i + a] += eps * f.coord[3 * i + b];
+        for (int k = 0; k < 3; ++k) s.box[3 * k + a] += eps * f.box[3 * k + b];
+        return s;
+      };
+      const double fd = (energy_of(m, strained(1e-5)) - energy_of(m, strained(-1e-5))) / 2e-5;
+      worst_w = std::max(worst_w, std::fabs(-fd - w[0][3 * b + a]));
+      largest_w = std::max(largest_w, std::fabs(w[0][3 * b + a]));
+    }
+  EXPECT_LT(worst_w / largest_w, 1e-6) << worst_w << " of " << largest_w;
+  std::printf("with se_e3: max |ΔF|/max|F| = %.3g, max |ΔW|/max|W| = %.3g\n", worst / largest,
+              worst_w / largest_w);
+}
+
+TEST(DeepPotentialThreeBody, InvariantUnderRotationAndPermutation) {
+  const TestFrame f = diamond_frame(19);
+  SeE2aModel m = three_body_model(f);
+  const double e = energy_of(m, f);
+  const double c = std::cos(0.7), s = std::sin(0.7);
+  auto rotate = [&](std::vector<double>& v) {  // about z, then the box follows
+    for (std::size_t i = 0; i < v.size(); i += 3) {
+      const double x = v[i], y = v[i + 1];
+      v[i] = c * x - s * y;
+      v[i + 1] = s * x + c * y;
+    }
+  };
+  TestFrame rotated = f;
+  rotate(rotated.coord);
+  rotate(rotated.box);
+  EXPECT_NEAR(energy_of(m, rotated), e, 1e-10 * std::fabs(e));
+  TestFrame permuted = f;
+  const std::size_t n = f.types.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    permuted.types[i] = f.types[n - 1 - i];
+    for (int d = 0; d < 3; ++d) permuted.coord[3 * i + d] = f.coord[3 * (n - 1 - i) + d];
+  }
+  EXPECT_NEAR(energy_of(m, permuted), e, 1e-10 * std::fabs(e));
+  TestFrame atoms_only = f;  // another configuration: the test can fail
+  rotate(atoms_only.coord);
+  EXPECT_GT(std::fabs(energy_of(m, atoms_only) - e), 1e-4);
+}
+
+TEST(DeepPotentialThreeBody, PrecomputedEqualsOnTheFly) {
+  const TestFrame f = diamond_frame(23);
+  SeE2aModel m = three_body_model(f);
+  const EnvBatch fly = batch_of(m->config(), f);
+  EnvBatch pre = fly;
+  precompute_environment(pre, m->config());
+  ASSERT_TRUE(pre.env3.defined());
+  const PrecomputeRun a = precompute_run(m, fly), b = precompute_run(m, pre);
+  EXPECT_LT(max_relative(b.p.energy, a.p.energy), 1e-12);
+  EXPECT_LT(max_relative(b.p.force, a.p.force), 1e-12);
+  EXPECT_LT(max_relative(b.p.virial, a.p.virial), 1e-12);
+  EXPECT_NEAR(b.loss, a.loss, 1e-12 * a.loss);
+  double worst = 0;
+  for (std::size_t k = 0; k < a.grads.size(); ++k)
+    worst = std::max(worst, max_relative(b.grads[k], a.grads[k]));
+  EXPECT_LT(worst, 1e-10);
+  // The three-body derivative is used: scaling it moves the forces (the check can fail).
+  EnvBatch off = pre;
+  off.env3_deriv = pre.env3_deriv * 1.01;
+  EXPECT_GT(max_relative(predict(m, off).force, a.p.force), 1e-6);
+  // A precomputed batch without the three-body part is an error, not a silent se_e2_a.
+  EnvBatch partial = pre;
+  partial.env3 = torch::Tensor();
+  EXPECT_THROW(predict(m, partial), Error);
+}
+
+TEST(DeepPotentialThreeBody, ContinuousAcrossItsCutoff) {
+  // Two atoms in a big box approach through the three-body cutoff (3.2 Å) with a third one
+  // bonded to the first, so that an angle switches on: energy and force are continuous.
+  SeE2aConfig c = three_body_config(1);
+  SeE2aModel m(c);
+  TestFrame ref{{10, 10, 10, 12.3, 10, 10, 10, 12.3, 10, 11.5, 11.5, 10},
+                {25, 0, 0, 0, 25, 0, 0, 0, 25},
+                std::vector<int>(4, 0)};
+  m->compute_statistics({batch_of(c, ref)});
+  auto at = [&](double x) {
+    TestFrame g = ref;
+    g.coord[3] = 10 + x;
+    return energy_of(m, g);
+  };
+  const double rc = c.three_body.rcut, eps = 1e-7;
+  const double e_below = at(rc - eps), e_above = at(rc + eps);
+  EXPECT_NEAR(e_below, e_above, 1e-8);  // slope × 2·10⁻⁷ Å ≈ 10⁻⁹
+  // The slope too (the switch's derivative vanishes at rcut): one-sided differences 1e-4 Å
+  // either side agree to their truncation error.
+  const double h = 1e-4;
+  const double below = (at(rc - eps) - at(rc - eps - h)) / h,
+               above = (at(rc + eps + h) - at(rc + eps)) / h;
+  EXPECT_NEAR(below, above, 1e-3 * std::max(1.0, std::fabs(below)));
+  std::printf("across the three-body cutoff: ΔE = %.3g eV, slopes %.6g / %.6g eV/Å\n",
+              e_above - e_below, below, above);
+}
+
+TEST(DeepPotentialThreeBody, ModelFileKeepsIt) {
+  const TestFrame f = diamond_frame(29);
+  SeE2aModel m = three_body_model(f);
+  const auto path = std::filesystem::temp_directory_path() / "surrox_dp_three_body_model.pt";
+  save_model(path, m, nlohmann::json::object());
+  nlohmann::json meta;
+  SeE2aModel back = load_model(path, &meta);
+  std::filesystem::remove(path);
+  EXPECT_TRUE(back->config().three_body.enabled());
+  EXPECT_EQ(back->config().three_body.sel, m->config().three_body.sel);
+  EXPECT_EQ(meta.at("model").at("descriptor"), "hybrid: se_e2_a + se_e3");
+  EXPECT_DOUBLE_EQ(energy_of(back, f), energy_of(m, f));
+}
+
+TEST(DeepPotentialThreeBody, RefusesSlotsOrCutoffBeyondSeE2a) {
+  SeE2aConfig c = three_body_config(2);
+  c.three_body.sel = {8, 30};  // more than sel[1] = 24
+  EXPECT_THROW(SeE2aModel{c}, InputError);
+  c = three_body_config(2);
+  c.three_body.sel = {8};  // one entry for two types
+  EXPECT_THROW(SeE2aModel{c}, InputError);
+  c = three_body_config(2);
+  c.three_body.rcut = 4.5;  // beyond se_e2_a's 4.0
+  EXPECT_THROW(SeE2aModel{c}, InputError);
+  c = three_body_config(2);
+  c.three_body.rcut_smth = 3.3;  // above its rcut 3.2
+  EXPECT_THROW(SeE2aModel{c}, InputError);
+}
+
+}  // namespace
+}  // namespace surrox::surrogates::deep_potential
