@@ -35,6 +35,12 @@ Schema dp_model_schema() {
       .at_least(1)
       .fallback("[16, 32, 64]");
   m.integer("axis_neuron", "columns of G< in D = Gᵀ R̃ R̃ᵀ G<").at_least(1).fallback("8");
+  m.integer("angular_order",
+            "1: DeePMD-kit's se_e2_a (angular moments l ≤ 1); 2: also the l = 2 moments "
+            "(s·traceless r̂⊗r̂ columns and their own block of D), which see cos² θ")
+      .at_least(1)
+      .at_most(2)
+      .fallback("1");
   m.integers("fitting", "fitting net hidden widths").at_least(1).fallback("[64, 64, 64]");
   m.boolean("resnet_dt", "per-neuron timestep on the fitting net's resnet layers").fallback("true");
   m.integer("seed", "weight initialisation seed").at_least(0).fallback("1");
@@ -124,6 +130,7 @@ dp::SeE2aConfig dp_model_config(const CaseNode& m) {
   for (long s : m.integers("sel")) c.sel.push_back(static_cast<int>(s));
   for (long long w : m.integers("embedding")) c.embedding.push_back(static_cast<long>(w));
   c.axis_neuron = m.integer("axis_neuron");
+  c.angular_order = m.integer("angular_order");
   for (long long w : m.integers("fitting")) c.fitting.push_back(static_cast<long>(w));
   c.resnet_dt = m.boolean("resnet_dt");
   c.seed = m.integer("seed");

@@ -23,7 +23,8 @@ nlohmann::json SeE2aConfig::to_json() const {
       {"type_map", type_map}, {"rcut", rcut},           {"rcut_smth", rcut_smth},
       {"sel", sel},           {"embedding", embedding}, {"axis_neuron", axis_neuron},
       {"fitting", fitting},   {"resnet_dt", resnet_dt}, {"seed", seed}};
-  // Written only when used, so models without it keep their metadata as before.
+  // Written only when used, so models without them keep their metadata as before.
+  if (angular_order != 1) j["angular_order"] = angular_order;
   if (three_body.enabled()) j["three_body"] = three_body.to_json();
   return j;
 }
@@ -39,6 +40,7 @@ SeE2aConfig SeE2aConfig::from_json(const nlohmann::json& j) {
   c.fitting = j.at("fitting").get<std::vector<long>>();
   c.resnet_dt = j.at("resnet_dt");
   c.seed = j.at("seed");
+  c.angular_order = j.value("angular_order", 1L);
   if (j.contains("three_body")) c.three_body = SeE3Config::from_json(j.at("three_body"));
   return c;
 }
@@ -102,6 +104,8 @@ SeE2aModelImpl::SeE2aModelImpl(SeE2aConfig config) : config_(std::move(config)) 
   if (!(config_.rcut_smth < config_.rcut)) throw InputError("rcut_smth must be smaller than rcut");
   if (config_.axis_neuron > config_.embedding.back())
     throw InputError("axis_neuron must not exceed the last embedding width");
+  if (config_.angular_order != 1 && config_.angular_order != 2)
+    throw InputError(fmt::format("angular_order must be 1 or 2; got {}", config_.angular_order));
   const SeE3Config& e3 = config_.three_body;
   if (e3.enabled()) {
     if (static_cast<int>(e3.sel.size()) != nt)
@@ -133,8 +137,8 @@ SeE2aModelImpl::SeE2aModelImpl(SeE2aConfig config) : config_(std::move(config)) 
       }
       embedding_.push_back(register_module(fmt::format("embedding_{}_{}", ti, tj), net));
     }
-  const long descriptor =
-      config_.embedding.back() * config_.axis_neuron + (e3.enabled() ? e3.embedding.back() : 0);
+  const long descriptor = config_.angular_order * config_.embedding.back() * config_.axis_neuron +
+                          (e3.enabled() ? e3.embedding.back() : 0);
   for (int t = 0; t < nt; ++t) {
     torch::nn::Sequential net;
     long in = descriptor;
@@ -145,8 +149,9 @@ SeE2aModelImpl::SeE2aModelImpl(SeE2aConfig config) : config_(std::move(config)) 
     net->push_back(DpLayer(in, 1, false, false, false, generator));
     fitting_.push_back(register_module(fmt::format("fitting_{}", t), net));
   }
-  davg = register_buffer("davg", torch::zeros({nt, 4}, torch::kFloat64));
-  dstd = register_buffer("dstd", torch::ones({nt, 4}, torch::kFloat64));
+  const long columns = config_.environment_columns();
+  davg = register_buffer("davg", torch::zeros({nt, columns}, torch::kFloat64));
+  dstd = register_buffer("dstd", torch::ones({nt, columns}, torch::kFloat64));
   bias = register_buffer("bias", torch::zeros({nt}, torch::kFloat64));
   // The three-body part last: a model without it draws the same weights as before it existed.
   if (!e3.enabled()) return;
@@ -170,7 +175,8 @@ SeE2aModelImpl::SeE2aModelImpl(SeE2aConfig config) : config_(std::move(config)) 
   three_body_slots_ = three_body_slot_index(config_.sel, e3.sel);
 }
 
-torch::Tensor environment_matrix(const torch::Tensor& rij, double rcut_smth, double rcut) {
+torch::Tensor environment_matrix(const torch::Tensor& rij, double rcut_smth, double rcut,
+                                 long angular_order) {
   const double rs = rcut_smth, rc = rcut;
   const torch::Tensor r2 = (rij * rij).sum(-1, true);  // (A, slots, 1)
   const torch::Tensor filled = r2 > 0;
@@ -179,24 +185,34 @@ torch::Tensor environment_matrix(const torch::Tensor& rij, double rcut_smth, dou
   const torch::Tensor u = ((r - rs) / (rc - rs)).clamp(0.0, 1.0);
   const torch::Tensor w = u * u * u * (-6.0 * u * u + 15.0 * u - 10.0) + 1.0;
   const torch::Tensor s = w / r * filled;
-  return torch::cat({s, s * rij / r}, -1);
+  const torch::Tensor n = rij / r;
+  if (angular_order < 2) return torch::cat({s, s * n}, -1);
+  // The l = 2 block: s times the traceless n ⊗ n as six components whose dot product is
+  // n_j n_j : n_k n_k − 1/3 = (n_j · n_k)² − 1/3.
+  const torch::Tensor x = n.narrow(-1, 0, 1), y = n.narrow(-1, 1, 1), z = n.narrow(-1, 2, 1);
+  const double root2 = std::sqrt(2.0);
+  return torch::cat({s, s * n, s * (x * x - 1.0 / 3), s * (y * y - 1.0 / 3), s * (z * z - 1.0 / 3),
+                     s * root2 * x * y, s * root2 * x * z, s * root2 * y * z},
+                    -1);
 }
 
 std::pair<torch::Tensor, torch::Tensor> environment_with_derivative(const torch::Tensor& rij_in,
-                                                                    double rcut_smth, double rcut) {
+                                                                    double rcut_smth, double rcut,
+                                                                    long angular_order) {
   torch::Tensor rij = rij_in.detach().requires_grad_(true);
   torch::Tensor env;
   std::vector<torch::Tensor> columns;
   {
     torch::AutoGradMode enable(true);
-    env = environment_matrix(rij, rcut_smth, rcut);
+    env = environment_matrix(rij, rcut_smth, rcut, angular_order);
     // Row k of R depends only on r_k, so the gradient of a column's sum is that column's
     // derivative slot by slot.
-    for (long c = 0; c < 4; ++c)
-      columns.push_back(
-          torch::autograd::grad({env.select(-1, c).sum()}, {rij}, {}, /*retain_graph=*/c < 3)[0]);
+    const long width = env.size(-1);
+    for (long c = 0; c < width; ++c)
+      columns.push_back(torch::autograd::grad({env.select(-1, c).sum()}, {rij}, {},
+                                              /*retain_graph=*/c < width - 1)[0]);
   }
-  return {env.detach(), torch::stack(columns, -2).detach()};  // (…, 4), (…, 4, 3)
+  return {env.detach(), torch::stack(columns, -2).detach()};  // (…, C), (…, C, 3)
 }
 
 void precompute_environment(EnvBatch& batch, double rcut_smth, double rcut) {
@@ -204,7 +220,8 @@ void precompute_environment(EnvBatch& batch, double rcut_smth, double rcut) {
 }
 
 void precompute_environment(EnvBatch& batch, const SeE2aConfig& config) {
-  precompute_environment(batch, config.rcut_smth, config.rcut);
+  std::tie(batch.env, batch.env_deriv) =
+      environment_with_derivative(batch.rij, config.rcut_smth, config.rcut, config.angular_order);
   const SeE3Config& e3 = config.three_body;
   if (!e3.enabled()) return;
   std::tie(batch.env3, batch.env3_deriv) = environment_with_derivative(
@@ -217,7 +234,8 @@ torch::Tensor SeE2aModelImpl::three_body_environment(const torch::Tensor& rij) c
 }
 
 torch::Tensor SeE2aModelImpl::environment_matrix(const torch::Tensor& rij) const {
-  return deep_potential::environment_matrix(rij, config_.rcut_smth, config_.rcut);
+  return deep_potential::environment_matrix(rij, config_.rcut_smth, config_.rcut,
+                                            config_.angular_order);
 }
 
 torch::Tensor SeE2aModelImpl::atomic_energy(const torch::Tensor& rij, const EnvBatch& batch) {
@@ -235,18 +253,26 @@ torch::Tensor SeE2aModelImpl::atomic_energy_of_env(const torch::Tensor& env,
   for (int ti = 0; ti < nt; ++ti) {
     const torch::Tensor& rows = batch.of_type[ti];
     if (rows.numel() == 0) continue;
-    const torch::Tensor r = (env.index_select(0, rows) - davg[ti]) / dstd[ti];  // (n, slots, 4)
+    const torch::Tensor r = (env.index_select(0, rows) - davg[ti]) / dstd[ti];  // (n, slots, C)
     torch::Tensor gr;
     for (int tj = 0; tj < nt; ++tj) {
       const torch::Tensor rr = r.narrow(1, offset_[tj], config_.sel[tj]);
       // Compressed: DeePMD-kit's fused table product, G never formed.
       const torch::Tensor part =
-          compressed() ? fused_table_product(rr, tables_[ti * nt + tj], table_params_, *overflow_)
-                       : torch::matmul(rr.transpose(1, 2), embed(ti, tj, rr.narrow(2, 0, 1)));
+          compressed() && rr.size(2) == 4
+              ? fused_table_product(rr, tables_[ti * nt + tj], table_params_, *overflow_)
+              : torch::matmul(rr.transpose(1, 2), embed(ti, tj, rr.narrow(2, 0, 1)));
       gr = gr.defined() ? gr + part : part;
     }
     gr = gr / static_cast<double>(slots);
-    torch::Tensor d = torch::matmul(gr.transpose(1, 2), gr.narrow(2, 0, m2)).flatten(1);
+    // (n, M1, M2) per angular block: l ≤ 1 (DeePMD-kit's), and with angular_order 2 the l = 2
+    // block alone, so the fitting net sees Σ G G cos θ and Σ G G (cos² θ − 1/3) apart.
+    const torch::Tensor g1 = gr.narrow(1, 0, 4);
+    torch::Tensor d = torch::matmul(g1.transpose(1, 2), g1.narrow(2, 0, m2)).flatten(1);
+    if (gr.size(1) > 4) {
+      const torch::Tensor g2 = gr.narrow(1, 4, gr.size(1) - 4);
+      d = torch::cat({d, torch::matmul(g2.transpose(1, 2), g2.narrow(2, 0, m2)).flatten(1)}, 1);
+    }
     if (config_.three_body.enabled()) {
       const torch::Tensor r3 = (env3.index_select(0, rows) - davg3[ti]) / dstd3[ti];
       d = torch::cat(
@@ -318,17 +344,24 @@ namespace {
 std::pair<torch::Tensor, torch::Tensor> environment_statistics(
     const std::vector<torch::Tensor>& envs, const std::vector<EnvBatch>& batches, int nt) {
   std::vector<double> sum_r(nt, 0), sum_r2(nt, 0), sum_a(nt, 0), sum_a2(nt, 0), rows(nt, 0);
+  std::vector<double> sum_q(nt, 0), sum_q2(nt, 0);  // the l = 2 columns, if any
+  const long columns = envs.empty() ? 4 : envs[0].size(-1);
   for (std::size_t k = 0; k < batches.size(); ++k) {
     const EnvBatch& b = batches[k];
     const torch::Tensor& env = envs[k];
     for (int t = 0; t < nt; ++t) {
       if (b.of_type[t].numel() == 0) continue;
-      const torch::Tensor e = env.index_select(0, b.of_type[t]).reshape({-1, 4});
+      const torch::Tensor e = env.index_select(0, b.of_type[t]).reshape({-1, columns});
       const torch::Tensor r = e.narrow(1, 0, 1), a = e.narrow(1, 1, 3);
       sum_r[t] += r.sum().item<double>();
       sum_r2[t] += (r * r).sum().item<double>();
       sum_a[t] += a.sum().item<double>();
       sum_a2[t] += (a * a).sum().item<double>();
+      if (columns > 4) {
+        const torch::Tensor q = e.narrow(1, 4, columns - 4);
+        sum_q[t] += q.sum().item<double>();
+        sum_q2[t] += (q * q).sum().item<double>();
+      }
       rows[t] += static_cast<double>(e.size(0));
     }
   }
@@ -337,12 +370,16 @@ std::pair<torch::Tensor, torch::Tensor> environment_statistics(
     const double v = std::sqrt(std::max(0.0, s2 / n - (s / n) * (s / n)));
     return v < 1e-2 ? 1e-2 : v;
   };
-  auto avg = torch::zeros({nt, 4}, torch::kFloat64), std = torch::ones({nt, 4}, torch::kFloat64);
+  auto avg = torch::zeros({nt, columns}, torch::kFloat64);
+  auto std = torch::ones({nt, columns}, torch::kFloat64);
   for (int t = 0; t < nt; ++t) {
     avg[t][0] = rows[t] > 0 ? sum_r[t] / rows[t] : 0.0;
     std[t][0] = stddev(sum_r[t], sum_r2[t], rows[t]);
     const double sa = stddev(sum_a[t], sum_a2[t], 3 * rows[t]);
     for (int c = 1; c < 4; ++c) std[t][c] = sa;
+    // The l = 2 columns like the l = 1 ones: mean 0, one σ for the block.
+    const double sq = stddev(sum_q[t], sum_q2[t], (columns - 4) * rows[t]);
+    for (long c = 4; c < columns; ++c) std[t][c] = sq;
   }
   return {avg, std};
 }

@@ -33,6 +33,11 @@ struct SeE2aConfig {
   std::vector<long> fitting{64, 64, 64};    // fitting net hidden widths
   bool resnet_dt = true;                    // fitting net: per-neuron timestep on resnets
   long seed = 1;  // weight initialisation (a generator of the model's own, not torch's global one)
+  // 1: DeePMD-kit's se_e2_a (angular moments l ≤ 1). 2: R's rows also carry s times the
+  // traceless r̂ ⊗ r̂ (l = 2, six columns) and D gains the block of those columns, so
+  // (cos θ_jk)² is seen with radial embeddings, as Stillinger–Weber's three-body term needs.
+  long angular_order = 1;
+  long environment_columns() const { return angular_order == 2 ? 10 : 4; }
   SeE3Config three_body;  // the se_e3 part; off unless three_body.sel is set
   int ntypes() const { return static_cast<int>(type_map.size()); }
   long slots() const;
@@ -59,10 +64,11 @@ struct EnvBatch {
   torch::Tensor rij;                   // (A, slots, 3) float64, zero in empty slots
   torch::Tensor neighbor;              // (A, slots) int64: row of j in the batch, −1 for empty
   std::vector<torch::Tensor> of_type;  // per type: int64 rows of the centres of that type
-  // Optional (training on fixed frames): the raw environment matrix R (A, slots, 4) and its
-  // derivative ∂R/∂r_ij (A, slots, 4, 3), computed once. predict() then differentiates the
-  // energy with respect to R and chains with ∂R/∂r_ij, so that neither R nor its derivative is
-  // rebuilt, and the force loss's double backward skips the switch function's graph.
+  // Optional (training on fixed frames): the raw environment matrix R (A, slots, C) and its
+  // derivative ∂R/∂r_ij (A, slots, C, 3), computed once (C = SeE2aConfig::environment_columns).
+  // predict() then differentiates the energy with respect to R and chains with ∂R/∂r_ij, so that
+  // neither R nor its derivative is rebuilt, and the force loss's double backward skips the switch
+  // function's graph.
   torch::Tensor env, env_deriv;
   // The same for the three-body part (its slots and switch): (A, slots3, 4), (A, slots3, 4, 3).
   torch::Tensor env3, env3_deriv;
@@ -73,7 +79,9 @@ EnvBatch make_batch(const std::vector<FrameEnvironment>& frames, const std::vect
 
 // The raw environment matrix (…, slots, 4) of relative vectors (…, slots, 3): rows
 // s(r)·(1, x/r, y/r, z/r), zero rows in empty slots (r_ij = 0).
-torch::Tensor environment_matrix(const torch::Tensor& rij, double rcut_smth, double rcut);
+// With angular_order 2, six more columns: s times the traceless r̂ ⊗ r̂ (see SeE2aConfig).
+torch::Tensor environment_matrix(const torch::Tensor& rij, double rcut_smth, double rcut,
+                                 long angular_order = 1);
 // Fills batch.env and batch.env_deriv from batch.rij (the derivative by autograd, one backward
 // pass per column of R, so it is the derivative of exactly the function above).
 void precompute_environment(EnvBatch& batch, double rcut_smth, double rcut);
@@ -81,19 +89,20 @@ void precompute_environment(EnvBatch& batch, double rcut_smth, double rcut);
 void precompute_environment(EnvBatch& batch, const SeE2aConfig& config);
 // The raw environment matrix and its derivative (by autograd, as above) of relative vectors.
 std::pair<torch::Tensor, torch::Tensor> environment_with_derivative(const torch::Tensor& rij,
-                                                                    double rcut_smth, double rcut);
+                                                                    double rcut_smth, double rcut,
+                                                                    long angular_order = 1);
 
 class SeE2aModelImpl : public torch::nn::Module {
  public:
   explicit SeE2aModelImpl(SeE2aConfig config);
   const SeE2aConfig& config() const { return config_; }
-  // Raw environment matrix (A, slots, 4) of relative vectors (A, slots, 3).
+  // Raw environment matrix (A, slots, C) of relative vectors (A, slots, 3).
   torch::Tensor environment_matrix(const torch::Tensor& rij) const;
   // The three-body part's raw environment matrix (A, slots3, 4) of the same relative vectors.
   torch::Tensor three_body_environment(const torch::Tensor& rij) const;
   // Atomic energies (A) of the batch's centres at relative vectors `rij`.
   torch::Tensor atomic_energy(const torch::Tensor& rij, const EnvBatch& batch);
-  // The same from the raw environment matrices (A, slots, 4) and, with a three-body part,
+  // The same from the raw environment matrices (A, slots, C) and, with a three-body part,
   // (A, slots3, 4) (else undefined).
   torch::Tensor atomic_energy_of_env(const torch::Tensor& env, const torch::Tensor& env3,
                                      const EnvBatch& batch);

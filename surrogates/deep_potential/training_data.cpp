@@ -60,8 +60,9 @@ void precompute_environments(SystemData& s, const SeE2aConfig& config) {
   EnvBatch all = make_batch(s.env, s.types, config.ntypes());
   precompute_environment(all, config);
   const long nf = s.frames.frames, slots = config.slots();
-  s.env_matrix = all.env.view({nf, s.atoms(), slots, 4});
-  s.env_deriv = all.env_deriv.view({nf, s.atoms(), slots, 4, 3});
+  const long columns = config.environment_columns();
+  s.env_matrix = all.env.view({nf, s.atoms(), slots, columns});
+  s.env_deriv = all.env_deriv.view({nf, s.atoms(), slots, columns, 3});
   if (!config.three_body.enabled()) return;
   const long slots3 = config.three_body.slots();
   s.env3_matrix = all.env3.view({nf, s.atoms(), slots3, 4});
@@ -75,8 +76,9 @@ EnvBatch batch_frames(const SystemData& s, const std::vector<long>& frames, int 
   if (s.env_matrix.defined()) {
     const torch::Tensor index = torch::tensor(frames, torch::kInt64);
     const long rows = b.frames * b.atoms, slots = b.rij.size(1);
-    b.env = s.env_matrix.index_select(0, index).view({rows, slots, 4});
-    b.env_deriv = s.env_deriv.index_select(0, index).view({rows, slots, 4, 3});
+    const long columns = s.env_matrix.size(3);
+    b.env = s.env_matrix.index_select(0, index).view({rows, slots, columns});
+    b.env_deriv = s.env_deriv.index_select(0, index).view({rows, slots, columns, 3});
     if (s.env3_matrix.defined()) {
       const long slots3 = s.env3_matrix.size(2);
       b.env3 = s.env3_matrix.index_select(0, index).view({rows, slots3, 4});

@@ -18,8 +18,9 @@ struct SystemData {
   io::DeepmdFrames frames;
   std::vector<int> types;  // per atom, into the model's type_map
   std::vector<FrameEnvironment> env;
-  // Set by precompute_environments: R (frames, atoms, slots, 4) and ∂R/∂r_ij
-  // (frames, atoms, slots, 4, 3), attached to every batch_frames batch.
+  // Set by precompute_environments: R (frames, atoms, slots, C) and ∂R/∂r_ij
+  // (frames, atoms, slots, C, 3), C = 4 (10 with angular_order 2), attached to every
+  // batch_frames batch.
   torch::Tensor env_matrix, env_deriv;
   torch::Tensor env3_matrix, env3_deriv;  // the same for a three-body part (its slots)
   long atoms() const { return frames.atoms(); }

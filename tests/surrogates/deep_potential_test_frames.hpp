@@ -2,7 +2,9 @@
 // Frames and helpers shared by the deep-potential model tests (unity build: one definition).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "surrogates/deep_potential/environment.hpp"
@@ -71,6 +73,66 @@ inline PrecomputeRun precompute_run(SeE2aModel& m, const EnvBatch& b) {
 
 inline double max_relative(const torch::Tensor& a, const torch::Tensor& b) {
   return (a - b).abs().max().item<double>() / b.abs().max().item<double>();
+}
+
+// Largest |F − (−dE/dx)| over a few atoms (central differences, h = 1e-4 Å) and the largest
+// |F| among them: forces are the energy's gradient when the first is far below the second.
+inline std::pair<double, double> force_error(SeE2aModel& m, const TestFrame& f) {
+  const Prediction p = predict(m, batch_of(m->config(), f));
+  const auto force = p.force.accessor<double, 3>();
+  const double h = 1e-4;
+  double worst = 0, largest = 0;
+  for (int i : {0, 9, 33, 63})
+    for (int d = 0; d < 3; ++d) {
+      TestFrame plus = f, minus = f;
+      plus.coord[3 * i + d] += h;
+      minus.coord[3 * i + d] -= h;
+      const double fd = -(energy_of(m, plus) - energy_of(m, minus)) / (2 * h);
+      worst = std::max(worst, std::fabs(fd - force[0][i][d]));
+      largest = std::max(largest, std::fabs(force[0][i][d]));
+    }
+  return {worst, largest};
+}
+
+// The same for the virial against the strain derivative of the energy (h = 1e-5).
+inline std::pair<double, double> virial_error(SeE2aModel& m, const TestFrame& f) {
+  const Prediction p = predict(m, batch_of(m->config(), f));
+  const auto w = p.virial.accessor<double, 2>();
+  double worst = 0, largest = 0;
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) {
+      // x'_c = x_c + ε δ_ca x_b on atoms and lattice vectors: dE/dε = −W_ba.
+      auto strained = [&](double eps) {
+        TestFrame s = f;
+        for (std::size_t i = 0; i < s.coord.size() / 3; ++i)
+          s.coord[3 * i + a] += eps * f.coord[3 * i + b];
+        for (int k = 0; k < 3; ++k) s.box[3 * k + a] += eps * f.box[3 * k + b];
+        return s;
+      };
+      const double fd = (energy_of(m, strained(1e-5)) - energy_of(m, strained(-1e-5))) / 2e-5;
+      worst = std::max(worst, std::fabs(-fd - w[0][3 * b + a]));
+      largest = std::max(largest, std::fabs(w[0][3 * b + a]));
+    }
+  return {worst, largest};
+}
+
+// The atomic energy of atom 0 of a five-atom cluster (a centre and four neighbours) in a box
+// too big for images: for comparing coordination shapes.
+inline double centre_energy(SeE2aModel& m, const std::vector<double>& coord) {
+  torch::NoGradGuard no_grad;
+  const TestFrame g{coord, {20, 0, 0, 0, 20, 0, 0, 0, 20}, std::vector<int>(5, 0)};
+  const EnvBatch e = batch_of(m->config(), g);
+  return m->atomic_energy(e.rij, e)[0].item<double>();
+}
+
+// A centre with four bonds of length b in a tetrahedron and in a square, at (o, o, o).
+inline std::vector<double> tetrahedral_centre(double b = 2.35, double o = 10.0) {
+  const double t = b / std::sqrt(3.0);
+  return {o,     o,     o,     o + t, o + t, o + t, o + t, o - t,
+          o - t, o - t, o + t, o - t, o - t, o - t, o + t};
+}
+inline std::vector<double> square_centre(double b = 2.35, double o = 10.0) {
+  return {o, o, o, o + b, o, o, o - b, o, o, o, o + b, o, o, o - b, o};
 }
 
 }  // namespace surrox::surrogates::deep_potential::test_frames

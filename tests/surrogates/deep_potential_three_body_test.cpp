@@ -51,17 +51,7 @@ TEST(DeepPotentialThreeBody, TellsTetrahedralFromSquarePlanarCentres) {
   f.types.assign(64, 0);
   SeE2aModel m = three_body_model(f, 1);
   EXPECT_GT(m->dstd3[0][1].item<double>(), 0.0);
-  const double b = 2.35, t = b / std::sqrt(3.0), o = 10.0;
-  const std::vector<double> tetra = {o,     o,     o,     o + t, o + t, o + t, o + t, o - t,
-                                     o - t, o - t, o + t, o - t, o - t, o - t, o + t};
-  const std::vector<double> square = {o, o, o, o + b, o, o, o - b, o, o, o, o + b, o, o, o - b, o};
-  auto centre_energy = [&](SeE2aModel& model, const std::vector<double>& coord) {
-    torch::NoGradGuard no_grad;
-    const TestFrame g{coord, {20, 0, 0, 0, 20, 0, 0, 0, 20}, std::vector<int>(5, 0)};
-    const EnvBatch e = batch_of(model->config(), g);
-    return model->atomic_energy(e.rij, e)[0].item<double>();
-  };
-  const double et = centre_energy(m, tetra), es = centre_energy(m, square);
+  const double et = centre_energy(m, tetrahedral_centre()), es = centre_energy(m, square_centre());
   EXPECT_GT(std::fabs(et - es), 1e-4 * std::fabs(es));
   // The same model without its three-body part sees no difference (as
   // DeepPotentialModel.TetrahedralAndSquarePlanarCentresLookTheSame).
@@ -69,7 +59,7 @@ TEST(DeepPotentialThreeBody, TellsTetrahedralFromSquarePlanarCentres) {
   plain.three_body = SeE3Config{};
   SeE2aModel p(plain);
   p->compute_statistics({batch_of(plain, f)});
-  const double pt = centre_energy(p, tetra), ps = centre_energy(p, square);
+  const double pt = centre_energy(p, tetrahedral_centre()), ps = centre_energy(p, square_centre());
   EXPECT_NEAR(pt, ps, 1e-12 * std::fabs(pt));
   std::printf("centre energy with se_e3: tetrahedral %.12g, square %.12g; without: %.12g, %.12g\n",
               et, es, pt, ps);
@@ -78,36 +68,10 @@ TEST(DeepPotentialThreeBody, TellsTetrahedralFromSquarePlanarCentres) {
 TEST(DeepPotentialThreeBody, ForcesAndVirialAreDerivatives) {
   const TestFrame f = diamond_frame(17);
   SeE2aModel m = three_body_model(f);
-  const Prediction p = predict(m, batch_of(m->config(), f));
-  const auto force = p.force.accessor<double, 3>();
-  const double h = 1e-4;
-  double worst = 0, largest = 0;
-  for (int i : {0, 9, 33, 63})
-    for (int d = 0; d < 3; ++d) {
-      TestFrame plus = f, minus = f;
-      plus.coord[3 * i + d] += h;
-      minus.coord[3 * i + d] -= h;
-      const double fd = -(energy_of(m, plus) - energy_of(m, minus)) / (2 * h);
-      worst = std::max(worst, std::fabs(fd - force[0][i][d]));
-      largest = std::max(largest, std::fabs(force[0][i][d]));
-    }
+  const auto [worst, largest] = force_error(m, f);
   EXPECT_GT(largest, 1e-3);
   EXPECT_LT(worst / largest, 1e-6) << worst << " of " << largest;
-  const auto w = p.virial.accessor<double, 2>();
-  double worst_w = 0, largest_w = 0;
-  for (int a = 0; a < 3; ++a)
-    for (int b = 0; b < 3; ++b) {
-      auto strained = [&](double eps) {
-        TestFrame s = f;
-        for (std::size_t i = 0; i < s.coord.size() / 3; ++i)
-          s.coord[3 * i + a] += eps * f.coord[3 * i + b];
-        for (int k = 0; k < 3; ++k) s.box[3 * k + a] += eps * f.box[3 * k + b];
-        return s;
-      };
-      const double fd = (energy_of(m, strained(1e-5)) - energy_of(m, strained(-1e-5))) / 2e-5;
-      worst_w = std::max(worst_w, std::fabs(-fd - w[0][3 * b + a]));
-      largest_w = std::max(largest_w, std::fabs(w[0][3 * b + a]));
-    }
+  const auto [worst_w, largest_w] = virial_error(m, f);
   EXPECT_LT(worst_w / largest_w, 1e-6) << worst_w << " of " << largest_w;
   std::printf("with se_e3: max |ΔF|/max|F| = %.3g, max |ΔW|/max|W| = %.3g\n", worst / largest,
               worst_w / largest_w);

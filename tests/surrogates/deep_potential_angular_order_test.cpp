@@ -1,0 +1,151 @@
+// ctest-labels: unit
+// ctest-libraries: surrox_deep_potential
+// ctest-pch: torch
+// se_e2_a with angular_order 2 (the l = 2 moments beside DeePMD-kit's l ≤ 1; untrained, random
+// weights, statistics from the frame, two atom types): the environment's l = 2 columns have
+// the dot product s_j s_k ((r̂_j·r̂_k)² − 1/3); the tetrahedral and square centres differ;
+// forces and virial are derivatives; rotation and permutation leave the energy alone;
+// training's precomputed path equals the on-the-fly one with weight gradients; a model file
+// keeps the order; angular_order 1 is the plain model.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "core/error.hpp"
+#include "surrogates/deep_potential/model_file.hpp"
+#include "tests/surrogates/deep_potential_test_frames.hpp"
+
+namespace surrox::surrogates::deep_potential {
+namespace {
+
+using namespace test_frames;
+
+SeE2aConfig quadrupole_config(int ntypes) {
+  SeE2aConfig c;
+  c.type_map = ntypes == 2 ? std::vector<std::string>{"Si", "Ge"} : std::vector<std::string>{"Si"};
+  c.rcut = 4.0;
+  c.rcut_smth = 3.0;
+  c.sel = std::vector<int>(ntypes, 24);
+  c.embedding = {8, 16};
+  c.axis_neuron = 4;
+  c.fitting = {16, 16};
+  c.seed = 5;
+  c.angular_order = 2;
+  return c;
+}
+
+SeE2aModel quadrupole_model(const TestFrame& f, int ntypes = 2) {
+  SeE2aModel m(quadrupole_config(ntypes));
+  m->compute_statistics({batch_of(m->config(), f)});
+  m->bias.copy_(torch::tensor(std::vector<double>(ntypes, -4.2), torch::kFloat64));
+  return m;
+}
+
+TEST(DeepPotentialAngularOrder, QuadrupoleColumnsGiveCosineSquared) {
+  const auto rij = torch::tensor({{{1.1, -0.4, 2.0}, {-0.7, 1.9, 0.3}}}, torch::kFloat64);
+  const torch::Tensor env = environment_matrix(rij, 3.0, 4.0, 2);
+  ASSERT_EQ(env.size(-1), 10);
+  const torch::Tensor s = env.select(-1, 0)[0];
+  const torch::Tensor n = rij[0] / rij[0].norm(2, -1, true);
+  const double cos_jk = (n[0] * n[1]).sum().item<double>();
+  const double dot = (env[0][0].narrow(0, 4, 6) * env[0][1].narrow(0, 4, 6)).sum().item<double>();
+  const double expected = s[0].item<double>() * s[1].item<double>() * (cos_jk * cos_jk - 1.0 / 3);
+  EXPECT_NEAR(dot, expected, 1e-14);
+  // Traceless: the three diagonal components sum to zero.
+  EXPECT_NEAR(env[0][0].narrow(0, 4, 3).sum().item<double>(), 0.0, 1e-15);
+  // Order 1 is DeePMD-kit's four columns, equal to the first four here.
+  const torch::Tensor plain = environment_matrix(rij, 3.0, 4.0);
+  ASSERT_EQ(plain.size(-1), 4);
+  EXPECT_TRUE(torch::equal(plain, env.narrow(-1, 0, 4)));
+}
+
+TEST(DeepPotentialAngularOrder, TellsTetrahedralFromSquarePlanarCentres) {
+  TestFrame f = diamond_frame(5);
+  f.types.assign(64, 0);
+  SeE2aModel m = quadrupole_model(f, 1);
+  EXPECT_EQ(m->dstd.size(1), 10);
+  EXPECT_GT(m->dstd[0][4].item<double>(), 0.01);
+  const double et = centre_energy(m, tetrahedral_centre()), es = centre_energy(m, square_centre());
+  EXPECT_GT(std::fabs(et - es), 1e-4 * std::fabs(es));
+  std::printf("centre energy with l = 2: tetrahedral %.12g, square %.12g\n", et, es);
+}
+
+TEST(DeepPotentialAngularOrder, ForcesAndVirialAreDerivatives) {
+  const TestFrame f = diamond_frame(37);
+  SeE2aModel m = quadrupole_model(f);
+  const auto [worst, largest] = force_error(m, f);
+  EXPECT_GT(largest, 1e-3);
+  EXPECT_LT(worst / largest, 1e-6) << worst << " of " << largest;
+  const auto [worst_w, largest_w] = virial_error(m, f);
+  EXPECT_LT(worst_w / largest_w, 1e-6) << worst_w << " of " << largest_w;
+  std::printf("with l = 2: max |ΔF|/max|F| = %.3g, max |ΔW|/max|W| = %.3g\n", worst / largest,
+              worst_w / largest_w);
+}
+
+TEST(DeepPotentialAngularOrder, InvariantUnderRotationAndPermutation) {
+  const TestFrame f = diamond_frame(41);
+  SeE2aModel m = quadrupole_model(f);
+  const double e = energy_of(m, f);
+  const double c = std::cos(-1.3), s = std::sin(-1.3);
+  auto rotate = [&](std::vector<double>& v) {  // about x
+    for (std::size_t i = 0; i < v.size(); i += 3) {
+      const double y = v[i + 1], z = v[i + 2];
+      v[i + 1] = c * y - s * z;
+      v[i + 2] = s * y + c * z;
+    }
+  };
+  TestFrame rotated = f;
+  rotate(rotated.coord);
+  rotate(rotated.box);
+  EXPECT_NEAR(energy_of(m, rotated), e, 1e-10 * std::fabs(e));
+  TestFrame permuted = f;
+  const std::size_t n = f.types.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    permuted.types[i] = f.types[n - 1 - i];
+    for (int d = 0; d < 3; ++d) permuted.coord[3 * i + d] = f.coord[3 * (n - 1 - i) + d];
+  }
+  EXPECT_NEAR(energy_of(m, permuted), e, 1e-10 * std::fabs(e));
+  TestFrame atoms_only = f;  // another configuration: the test can fail
+  rotate(atoms_only.coord);
+  EXPECT_GT(std::fabs(energy_of(m, atoms_only) - e), 1e-4);
+}
+
+TEST(DeepPotentialAngularOrder, PrecomputedEqualsOnTheFly) {
+  const TestFrame f = diamond_frame(43);
+  SeE2aModel m = quadrupole_model(f);
+  const EnvBatch fly = batch_of(m->config(), f);
+  EnvBatch pre = fly;
+  precompute_environment(pre, m->config());
+  ASSERT_EQ(pre.env.size(-1), 10);
+  const PrecomputeRun a = precompute_run(m, fly), b = precompute_run(m, pre);
+  EXPECT_LT(max_relative(b.p.energy, a.p.energy), 1e-12);
+  EXPECT_LT(max_relative(b.p.force, a.p.force), 1e-12);
+  EXPECT_LT(max_relative(b.p.virial, a.p.virial), 1e-12);
+  double worst = 0;
+  for (std::size_t k = 0; k < a.grads.size(); ++k)
+    worst = std::max(worst, max_relative(b.grads[k], a.grads[k]));
+  EXPECT_LT(worst, 1e-10);
+  // The l = 2 columns' derivative is used (the check can fail).
+  EnvBatch off = pre;
+  off.env_deriv = pre.env_deriv.clone();
+  off.env_deriv.narrow(2, 4, 6).mul_(1.01);
+  EXPECT_GT(max_relative(predict(m, off).force, a.p.force), 1e-6);
+}
+
+TEST(DeepPotentialAngularOrder, ModelFileKeepsTheOrder) {
+  const TestFrame f = diamond_frame(47);
+  SeE2aModel m = quadrupole_model(f);
+  const auto path = std::filesystem::temp_directory_path() / "surrox_dp_angular_order_model.pt";
+  save_model(path, m, nlohmann::json::object());
+  SeE2aModel back = load_model(path);
+  std::filesystem::remove(path);
+  EXPECT_EQ(back->config().angular_order, 2);
+  EXPECT_DOUBLE_EQ(energy_of(back, f), energy_of(m, f));
+  SeE2aConfig bad = quadrupole_config(2);
+  bad.angular_order = 3;
+  EXPECT_THROW(SeE2aModel{bad}, InputError);
+}
+
+}  // namespace
+}  // namespace surrox::surrogates::deep_potential
