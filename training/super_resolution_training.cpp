@@ -321,6 +321,7 @@ void train_super_resolution(const CaseNode& root, Runtime& runtime,
   results["samples_per_second"] = fit.samples_per_second;
   results["query_points_per_second"] = fit.samples_per_second * double(points);
   results["data_parallel_ranks"] = runtime.size();
+  results["optimizer_state_bytes"] = fit.optimizer_state_bytes;  // rank 0's (a part if sharded)
   results["channel_mean"] = m.mean;
   results["channel_std"] = m.std;
   results["finished"] =
