@@ -21,8 +21,9 @@
 namespace surrox::training {
 namespace {
 
-// Three layers and, between them, a parameter the forward pass never uses: its bucket can only
-// start once the pass is over.
+// Three layers and a parameter the forward pass never uses, listed first (a module's own
+// parameters precede its children's): it shares the last bucket with the first layer, which
+// can only start once the pass is over.
 struct ZeroMlp final : surrogates::Network {
   torch::nn::Linear first{nullptr}, middle{nullptr}, last{nullptr};
   torch::Tensor unused;
@@ -100,7 +101,7 @@ TEST(ZeroOverlapTraining, OverlappedAndShardedStepsEqualTheDefaultStepAndOneRank
   // The weights moved: a step that lost its gradients would show.
   torch::manual_seed(5);
   ZeroMlp start;
-  EXPECT_GT((start.parameters()[0] - plain.parameters[0]).abs().max().item<double>(), 1e-3);
+  EXPECT_GT((start.parameters()[1] - plain.parameters[1]).abs().max().item<double>(), 1e-3);
   // 1 KiB buckets: several per step, the smallest holding a single bias.
   for (const std::string options :
        {"overlap_gradient_sum: true, bucket_kib: 1", "shard_optimizer_state: true, bucket_kib: 1",
