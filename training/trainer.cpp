@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -387,6 +388,8 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train,
                     root && spdlog::default_logger_raw()->should_log(spdlog::level::info),
                     "epochs");
   Stopwatch clock;
+  const std::clock_t cpu_start = std::clock();
+  double sync_seconds = 0;  // waiting for the gradient sum (and the all-gather, sharded)
   long rows_trained = 0;
   bool stop = patience_ > 0 && state.bad_epochs >= patience_;
   const long first_epoch = state.epoch;
@@ -413,6 +416,7 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train,
         (terms.sum() / static_cast<double>(global_rows)).backward();
         loss_sum += terms.detach().sum().item<double>();
       }
+      Stopwatch sync_clock;
       if (buckets) {
         buckets->finish_gradients();
       } else {
@@ -423,10 +427,13 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train,
         }
         parallel_->sum_gradients(gradients);
       }
+      sync_seconds += sync_clock.seconds();
       if (sharded) {
         if (clip_norm_ > 0) buckets->clip_shards(clip_norm_);
         optimizer->step();
+        Stopwatch gather_clock;
         buckets->gather_parameters();
+        sync_seconds += gather_clock.seconds();
       } else {
         if (clip_norm_ > 0) torch::nn::utils::clip_grad_norm_(parameters, clip_norm_);
         optimizer->step();
@@ -476,6 +483,9 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train,
   result.best_validation_loss = state.best;
   result.stopped_early = stop && state.epoch < epochs_;
   result.optimizer_state_bytes = static_cast<long>(optimizer_bytes(*optimizer).size());
+  result.gradient_sync_seconds = sync_seconds;
+  result.cpu_seconds =
+      parallel_->sum(static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC);
   result.samples_per_second =
       static_cast<double>(parallel_->sum(static_cast<double>(rows_trained))) /
       std::max(clock.seconds(), 1e-9);

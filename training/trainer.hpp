@@ -29,8 +29,10 @@ struct TrainResult {
   long best_epoch = 0;
   double best_validation_loss = 0;
   bool stopped_early = false;
-  double samples_per_second = 0;   // training rows per second over this invocation
-  long optimizer_state_bytes = 0;  // this rank's optimizer state, serialized (sharded: its part)
+  double samples_per_second = 0;     // training rows per second over this invocation
+  long optimizer_state_bytes = 0;    // this rank's optimizer state, serialized (sharded: its part)
+  double gradient_sync_seconds = 0;  // this rank's wall time in the gradient sum's collectives
+  double cpu_seconds = 0;            // process CPU time of this invocation, summed over ranks
 };
 
 class Trainer {
