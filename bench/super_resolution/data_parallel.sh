@@ -4,7 +4,10 @@
 # (training.data_parallel: the default step, the overlapped gradient sum, the sharded optimizer
 # state (ZeRO stage 1), both), one torch thread per rank, runs interleaved, medians of N.
 # Rate: crops per second of epoch 2 from metrics.csv (epoch 1 is warm-up; no validation split).
-# Also prints rank 0's optimizer state (serialized bytes) and the parameter count.
+# Also prints rank 0's optimizer state (serialized bytes), rank 0's time in the gradient
+# collectives per step (gradient_sync_seconds over both epochs ÷ steps) and the crops per CPU
+# second of the whole fit over all ranks (training_cpu_seconds): on a shared machine 2 ranks may
+# not get 2 cores, and then the wall-clock efficiency measures the share, the CPU one does not.
 #
 # Usage: bench/super_resolution/data_parallel.sh [build dir] [repeats] [configs] [crops]
 #   configs: "default" (cases/super_resolution/train.yml's widths, crop 4×8×8, 128 points,
@@ -57,27 +60,36 @@ for config in $configs; do
     --set "data.crops_per_run=$crops"
     --set "data.points_per_crop=$points" --set training.epochs=2 --set "training.batch_size=$batch"
     --set training.checkpoint_interval=100 "${net[@]}")
-  declare -A rates=()
-  one=()
+  declare -A rates=() cpu=() sync=()
+  one=() one_cpu=()
+  steps=$(( 2 * ((crops + batch - 1) / batch) ))
   for r in $(seq "$repeats"); do
     out="$work/${config}_one_$r"; rm -rf "$out"
     "$surrox" train "${common[@]}" -o "$out" > /dev/null
     one+=("$(epoch2 "$out" "$crops")")
+    one_cpu+=("$(json "$out" "['training_cpu_seconds']")")
     for v in "${variants[@]}"; do
       out="$work/${config}_${v}_$r"; rm -rf "$out"
       $mpirun -n 2 "$surrox" train "${common[@]}" -o "$out" \
         --set "training.data_parallel={${options[$v]}}" > /dev/null
       rates[$v]+="$(epoch2 "$out" "$crops") "
+      cpu[$v]+="$(json "$out" "['training_cpu_seconds']") "
+      sync[$v]+="$(json "$out" "['gradient_sync_seconds']") "
     done
   done
   m1=$(printf "%s\n" "${one[@]}" | median)
+  c1=$(printf "%s\n" "${one_cpu[@]}" | median)
   echo "== $config: $(json "$work/${config}_one_1" "['parameters']") parameters, batch $batch," \
     "$points points/crop, $crops crops/epoch; crops/s of epoch 2"
-  echo "1 rank: median $m1 (runs ${one[*]}), optimizer state $(json "$work/${config}_one_1" "['optimizer_state_bytes']") B"
+  echo "1 rank: median $m1 (runs ${one[*]}), CPU s of the fit $c1 (runs ${one_cpu[*]})," \
+    "optimizer state $(json "$work/${config}_one_1" "['optimizer_state_bytes']") B"
   for v in "${variants[@]}"; do
     m2=$(printf "%s\n" ${rates[$v]} | median)
-    printf "2 ranks %-8s median %8.3f  efficiency %5.1f%%  runs %s  optimizer state (rank 0) %s B\n" \
-      "$v" "$m2" "$(awk "BEGIN {print 100 * $m2 / (2 * $m1)}")" "${rates[$v]}" \
+    c2=$(printf "%s\n" ${cpu[$v]} | median)
+    s2=$(printf "%s\n" ${sync[$v]} | median)
+    printf "2 ranks %-8s median %8.3f /s  efficiency %5.1f%%  CPU efficiency %5.1f%%  sync %6.2f ms/step  runs %s  CPU s %s  optimizer state (rank 0) %s B\n" \
+      "$v" "$m2" "$(awk "BEGIN {print 100 * $m2 / (2 * $m1)}")" "$(awk "BEGIN {print 100 * $c1 / $c2}")" \
+      "$(awk "BEGIN {print 1000 * $s2 / $steps}")" "${rates[$v]}" "${cpu[$v]}" \
       "$(json "$work/${config}_${v}_1" "['optimizer_state_bytes']")"
   done
 done
