@@ -13,6 +13,8 @@ same batch per GPU), from the compute time of one step, the gradient bytes and a
   efficiency E = t_c / T
 
 Usage: scaling_projection.py T_COMPUTE_S PARAMETERS [N] [label]
+       scaling_projection.py --needed EFFICIENCY PARAMETERS [N]
+         (the compute time per step each mode needs for that efficiency, e.g. 0.968)
 """
 import math
 import sys
@@ -37,7 +39,26 @@ def project(t_c, params, n, bandwidth, alpha, beta=BACKWARD_SHARE):
     return s, k, t_ar, default, overlap, zero1
 
 
+def needed(target, params, n, bandwidth, alpha, mode):
+    """Smallest t_c with efficiency >= target (bisection; efficiency grows with t_c)."""
+    low, high = 1e-6, 100.0
+    for _ in range(200):
+        mid = math.sqrt(low * high)
+        if project(mid, params, n, bandwidth, alpha)[3 + mode] >= target:
+            high = mid
+        else:
+            low = mid
+    return high
+
+
 def main():
+    if sys.argv[1] == "--needed":
+        target, params = float(sys.argv[2]), int(sys.argv[3])
+        n = int(sys.argv[4]) if len(sys.argv) > 4 else 128
+        for name, bandwidth, alpha in LINKS:
+            times = [needed(target, params, n, bandwidth, alpha, m) * 1e3 for m in range(3)]
+            print(f"| {params:,} | {n} | {name} | {times[0]:.3g} ms | {times[1]:.3g} ms | {times[2]:.3g} ms |")
+        return
     t_c, params = float(sys.argv[1]), int(sys.argv[2])
     n = int(sys.argv[3]) if len(sys.argv) > 3 else 128
     label = sys.argv[4] if len(sys.argv) > 4 else ""
