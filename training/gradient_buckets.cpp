@@ -2,6 +2,7 @@
 
 #include <torch/csrc/autograd/utils/lambda_post_hook.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"

@@ -5,9 +5,10 @@
 // The data_parallel options of the Trainer on 2 ranks: the gradient sum overlapped with the
 // backward pass (hooks start the buckets before the pass ends) and the optimizer state sharded
 // over the ranks (ZeRO stage 1) train like the default step and like one rank with the same
-// global batch, to round-off, with gradient clipping active and a parameter that gets no
-// gradient; a sharded run stopped and resumed continues the uninterrupted one bit for bit; a
-// sharded checkpoint is refused on another rank count or without sharding, with the reason.
+// global batch, to round-off, with gradient clipping (clip_grad_norm 0.05) and a parameter that
+// gets no gradient, through MPI and through the Gloo process group; a sharded run stopped and
+// resumed continues the uninterrupted one bit for bit; a sharded checkpoint is refused on
+// another rank count or without sharding, with the reason.
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
@@ -111,6 +112,15 @@ TEST(ZeroOverlapTraining, OverlappedAndShardedStepsEqualTheDefaultStepAndOneRank
     EXPECT_LT(zero_largest_difference(plain, other), 1e-12) << options;
     expect_zero_same_losses(plain, other, 1e-12);
   }
+  // Through the Gloo process group (the path of device memory): the blocking defaults of
+  // DataParallel, the all-gather as a sum of zero-padded parts.
+  DataParallelOptions gloo;
+  gloo.host_transport = HostTransport::kProcessGroup;
+  const ZeroRun through_gloo =
+      zero_train("shard_optimizer_state: true, overlap_gradient_sum: true, bucket_kib: 1",
+                 collective_data_parallel(runtime.comm(), gloo), dir / "gloo");
+  EXPECT_LT(zero_largest_difference(plain, through_gloo), 1e-12);
+  expect_zero_same_losses(plain, through_gloo, 1e-12);
   // One rank alone with the same global batch (the Trainer's promise for the default step).
   const ZeroRun sharded = zero_train("shard_optimizer_state: true, overlap_gradient_sum: true",
                                      zero_two_ranks(), dir / "sharded");
