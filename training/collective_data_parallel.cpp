@@ -9,6 +9,8 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <deque>
+#include <limits>
 #include <string>
 #include <thread>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
@@ -134,9 +136,90 @@ class CollectiveDataParallel final : public DataParallel {
     return total;
   }
 
+  void start_sum(const torch::Tensor& flat) override {
+    if (!through_mpi(flat)) return DataParallel::start_sum(flat);
+    const std::int64_t chunk = std::int64_t{1} << 30;  // MPI counts are int
+    for (std::int64_t offset = 0; offset < flat.numel(); offset += chunk) {
+      pending_.emplace_back();
+      MPI_Iallreduce(MPI_IN_PLACE,
+                     static_cast<char*>(flat.data_ptr()) + offset * flat.element_size(),
+                     static_cast<int>(std::min(chunk, flat.numel() - offset)), mpi_sum_type(flat),
+                     MPI_SUM, comm_, &pending_.back());
+    }
+  }
+
+  void start_reduce_scatter(const torch::Tensor& flat, const torch::Tensor& part) override {
+    if (!through_mpi(flat)) return DataParallel::start_reduce_scatter(flat, part);
+    const auto& [counts, offsets] = layout(flat);
+    pending_.emplace_back();
+    MPI_Ireduce_scatter(flat.data_ptr(), part.data_ptr(), counts.data(), mpi_sum_type(flat),
+                        MPI_SUM, comm_, &pending_.back());
+  }
+
+  void start_all_gather(const torch::Tensor& flat) override {
+    if (!through_mpi(flat)) return DataParallel::start_all_gather(flat);
+    const auto& [counts, offsets] = layout(flat);
+    pending_.emplace_back();
+    MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, flat.data_ptr(), counts.data(),
+                    offsets.data(), mpi_sum_type(flat), comm_, &pending_.back());
+  }
+
+  void progress() override {
+    int done = 0;
+    if (!pending_.empty())
+      MPI_Testall(static_cast<int>(pending_.size()), pending_.data(), &done, MPI_STATUSES_IGNORE);
+  }
+
+  void wait() override {
+    if (!pending_.empty()) wait_politely(pending_);
+    pending_.clear();
+    layouts_.clear();
+  }
+
+  std::vector<std::string> gather_to_root(const std::string& bytes) override {
+    const int mine = static_cast<int>(bytes.size());
+    std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(counts.size());
+    MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
+    std::string all;
+    if (rank_ == 0) {
+      std::int64_t total = 0;
+      for (std::size_t r = 0; r < counts.size(); ++r) {
+        offsets[r] = static_cast<int>(total);
+        total += counts[r];
+      }
+      if (total > std::numeric_limits<int>::max())
+        throw Error("the sharded optimizer state exceeds 2 GiB: too large to gather");
+      all.resize(static_cast<std::size_t>(total));
+    }
+    MPI_Gatherv(bytes.data(), mine, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE,
+                0, comm_);
+    std::vector<std::string> parts;
+    if (rank_ == 0)
+      for (std::size_t r = 0; r < counts.size(); ++r)
+        parts.push_back(
+            all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(counts[r])));
+    return parts;
+  }
+
  private:
   bool through_mpi(const torch::Tensor& t) const {
     return options_.host_transport == HostTransport::kMpi && mpi_sum_type(t) != MPI_DATATYPE_NULL;
+  }
+
+  // Every rank's element count and offset in a tensor of flat's size (part_range), kept until
+  // wait(): MPI reads a nonblocking collective's arrays until it completes.
+  const std::pair<std::vector<int>, std::vector<int>>& layout(const torch::Tensor& flat) {
+    if (!flat.is_contiguous() || flat.dim() != 1)
+      throw Error("data-parallel collectives take contiguous 1-D tensors");
+    if (flat.numel() > std::numeric_limits<int>::max())
+      throw Error("a gradient bucket of more than 2^31 elements: lower bucket_kib");
+    auto& [counts, offsets] = layouts_.emplace_back();
+    for (int r = 0; r < size_; ++r) {
+      const auto [begin, end] = part_range(flat.numel(), r, size_);
+      counts.push_back(static_cast<int>(end - begin));
+      offsets.push_back(static_cast<int>(begin));
+    }
+    return layouts_.back();
   }
 
   // One tensor over the bucket's elements: the gradients' own memory when they lie back to
@@ -216,6 +299,8 @@ class CollectiveDataParallel final : public DataParallel {
   DataParallelOptions options_;
   int rank_ = 0, size_ = 1;
   std::vector<torch::Tensor> buffers_;  // per bucket, reused from step to step
+  std::vector<MPI_Request> pending_;    // started by start_*, completed by wait()
+  std::deque<std::pair<std::vector<int>, std::vector<int>>> layouts_;
   c10::intrusive_ptr<c10d::TCPStore> store_;
   c10::intrusive_ptr<c10d::ProcessGroupGloo> group_;
 };

@@ -321,6 +321,9 @@ void train_super_resolution(const CaseNode& root, Runtime& runtime,
   results["samples_per_second"] = fit.samples_per_second;
   results["query_points_per_second"] = fit.samples_per_second * double(points);
   results["data_parallel_ranks"] = runtime.size();
+  results["optimizer_state_bytes"] = fit.optimizer_state_bytes;  // rank 0's (a part if sharded)
+  results["gradient_sync_seconds"] = fit.gradient_sync_seconds;  // rank 0's
+  results["training_cpu_seconds"] = fit.cpu_seconds;             // all ranks
   results["channel_mean"] = m.mean;
   results["channel_std"] = m.std;
   results["finished"] =

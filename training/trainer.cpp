@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -13,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/progress.hpp"
 #include "core/timer.hpp"
+#include "training/gradient_buckets.hpp"
 #include "training/optimizer.hpp"
 
 namespace surrox::training {
@@ -110,6 +112,24 @@ class SingleProcess final : public DataParallel {
   double sum(double value) override { return value; }
 };
 
+// An optimizer's state as bytes (a serialized archive), and back.
+std::string optimizer_bytes(torch::optim::Optimizer& optimizer) {
+  torch::serialize::OutputArchive archive;
+  optimizer.save(archive);
+  std::string bytes;
+  archive.save_to([&bytes](const void* data, std::size_t n) {
+    bytes.append(static_cast<const char*>(data), n);
+    return n;
+  });
+  return bytes;
+}
+
+torch::Tensor bytes_tensor(const std::string& bytes) {
+  return torch::from_blob(const_cast<char*>(bytes.data()), {static_cast<long>(bytes.size())},
+                          torch::kUInt8)
+      .clone();
+}
+
 // Everything a checkpoint holds besides the model and optimizer archives.
 struct TrainingState {
   long epoch = 0;
@@ -148,6 +168,27 @@ Schema Trainer::schema() {
   s.boolean("restore_best", "end with the weights of the epoch with the lowest validation loss")
       .fallback("true");
   s.component("optimizer", optimizers(), "the optimizer").default_type("adam");
+  Schema parallel(
+      "How data-parallel MPI ranks combine their gradients (no effect on one rank). Both options "
+      "give the default step's result up to round-off.");
+  parallel
+      .boolean("shard_optimizer_state",
+               "ZeRO stage 1: each rank keeps the optimizer state of 1/N of the parameters and "
+               "updates only those (gradients reduce-scattered, parameters all-gathered); its "
+               "checkpoints hold every rank's shard and resume only on as many ranks with this on")
+      .fallback("false");
+  parallel
+      .boolean("overlap_gradient_sum",
+               "sum gradient buckets while the backward pass runs, each as soon as its gradients "
+               "are ready (autograd hooks, nonblocking collectives)")
+      .fallback("false");
+  parallel
+      .integer("bucket_kib",
+               "gradient bucket size of the overlapped and the sharded step, KiB (the default "
+               "step sums in 25 MiB buckets)")
+      .at_least(1)
+      .fallback("1024");
+  s.section("data_parallel", parallel, "overlapped gradient sum and sharded optimizer (ZeRO-1)");
   s.component("schedule", lr_schedules(), "the learning-rate schedule").default_type("constant");
   s.component("loss", losses(), "the training loss").default_type("mse");
   return s;
@@ -161,6 +202,10 @@ Trainer::Trainer(const CaseNode& c, std::unique_ptr<DataParallel> parallel)
       seed_(static_cast<std::uint64_t>(c.integer("seed"))),
       clip_norm_(c.real("clip_grad_norm")),
       restore_best_(c.boolean("restore_best")),
+      shard_(c.section("data_parallel").boolean("shard_optimizer_state")),
+      overlap_(c.section("data_parallel").boolean("overlap_gradient_sum")),
+      bucket_bytes_(static_cast<std::size_t>(c.section("data_parallel").integer("bucket_kib")) *
+                    1024),
       optimizer_section_(c.section("optimizer")),
       parallel_(parallel ? std::move(parallel) : single_process()) {
   const CaseNode loss = c.section("loss");
@@ -195,7 +240,13 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train,
   auto parameters = model.parameters();
   std::optional<FlatGradients> flat_gradients;
   if (parallel_->size() > 1) flat_gradients.emplace(parameters);
-  auto optimizer = optimizers().at(optimizer_section_.type()).make(parameters, optimizer_section_);
+  const int ranks = parallel_->size();
+  const bool sharded = shard_ && ranks > 1;
+  const auto& make_optimizer = optimizers().at(optimizer_section_.type());
+  // Sharded, the optimizer is built over this rank's parts once the weights are final (below).
+  std::unique_ptr<torch::optim::Optimizer> optimizer;
+  if (!sharded) optimizer = make_optimizer.make(parameters, optimizer_section_);
+  std::string shard_state;  // this rank's optimizer state from a sharded checkpoint
   const double base_rate = optimizer_section_.real("lr");
 
   TrainingState state;
@@ -212,8 +263,30 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train,
     // other shapes; say so instead of torch's backtrace.
     try {
       torch::serialize::InputArchive model_archive, optimizer_archive, best_archive;
+      torch::Tensor shard_ranks;
+      const long saved_ranks =
+          archive.try_read("optimizer_shard_ranks", shard_ranks) ? shard_ranks.item<long>() : 0;
+      if (saved_ranks > 0 && (!sharded || saved_ranks != ranks))
+        throw InputError(fmt::format(
+            "--resume {}: its optimizer state is sharded over {} ranks "
+            "(training.data_parallel.shard_optimizer_state); resume it on {} ranks with "
+            "shard_optimizer_state: true (this run: {} rank{}, sharding {})",
+            resume->string(), saved_ranks, saved_ranks, ranks, ranks == 1 ? "" : "s",
+            sharded ? "on" : "off"));
+      if (saved_ranks == 0 && sharded)
+        throw InputError("--resume " + resume->string() +
+                         ": its optimizer state is whole (written without "
+                         "training.data_parallel.shard_optimizer_state or on one rank); resume "
+                         "it with shard_optimizer_state: false");
       archive.read("model", model_archive);
-      archive.read("optimizer", optimizer_archive);
+      if (sharded) {
+        torch::Tensor bytes;
+        archive.read("optimizer_shard_" + std::to_string(parallel_->rank()), bytes);
+        shard_state.assign(static_cast<const char*>(bytes.data_ptr()),
+                           static_cast<std::size_t>(bytes.numel()));
+      } else {
+        archive.read("optimizer", optimizer_archive);
+      }
       archive.read("best_model", best_archive);
       // torch's load replaces a parameter whatever its shape: compare the shapes ourselves.
       std::vector<std::vector<long>> shapes;
@@ -223,7 +296,7 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train,
         if (parameters[i].sizes().vec() != shapes[i])
           throw InputError("--resume " + resume->string() +
                            ": its network has other layer sizes than this config's");
-      optimizer->load(optimizer_archive);
+      if (!sharded) optimizer->load(optimizer_archive);
       torch::Tensor epoch, history, schedule, best;
       archive.read("epoch", epoch);
       archive.read("history", history);
@@ -253,15 +326,44 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train,
     spdlog::info("resumed training from {} after epoch {}", resume->string(), state.epoch);
   }
 
+  // The overlapped or sharded step, over the weights as resumed.
+  std::optional<GradientBuckets> buckets;
+  if (ranks > 1 && (overlap_ || shard_))
+    buckets.emplace(parameters, *parallel_, BucketOptions{bucket_bytes_, overlap_, shard_});
+  if (sharded) {
+    optimizer = make_optimizer.make(buckets->shards(), optimizer_section_);
+    if (!shard_state.empty()) {
+      try {
+        torch::serialize::InputArchive archive;
+        archive.load_from(shard_state.data(), shard_state.size());
+        optimizer->load(archive);
+      } catch (const c10::Error& e) {
+        throw InputError("--resume " + resume->string() +
+                         ": its optimizer shard does not fit this model and config (" +
+                         e.what_without_backtrace() + ")");
+      }
+    }
+  }
+
   auto save_checkpoint = [&] {
+    // Sharded: every rank's part of the optimizer state, collected on rank 0.
+    const std::vector<std::string> shards =
+        sharded ? parallel_->gather_to_root(optimizer_bytes(*optimizer))
+                : std::vector<std::string>{};
     if (!root) return;
     torch::serialize::OutputArchive archive, model_archive, optimizer_archive, best_archive;
     model.save(model_archive);
-    optimizer->save(optimizer_archive);
+    if (sharded) {
+      archive.write("optimizer_shard_ranks", torch::tensor(static_cast<std::int64_t>(ranks)));
+      for (std::size_t r = 0; r < shards.size(); ++r)
+        archive.write("optimizer_shard_" + std::to_string(r), bytes_tensor(shards[r]));
+    } else {
+      optimizer->save(optimizer_archive);
+      archive.write("optimizer", optimizer_archive);
+    }
     for (std::size_t i = 0; i < state.best_parameters.size(); ++i)
       best_archive.write("p" + std::to_string(i), state.best_parameters[i]);
     archive.write("model", model_archive);
-    archive.write("optimizer", optimizer_archive);
     archive.write("best_model", best_archive);
     archive.write("epoch", torch::tensor(static_cast<std::int64_t>(state.epoch)));
     auto history = torch::zeros({static_cast<long>(state.history.size()), 5}, torch::kFloat64);
@@ -286,6 +388,8 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train,
                     root && spdlog::default_logger_raw()->should_log(spdlog::level::info),
                     "epochs");
   Stopwatch clock;
+  const std::clock_t cpu_start = std::clock();
+  double sync_seconds = 0;  // waiting for the gradient sum (and the all-gather, sharded)
   long rows_trained = 0;
   bool stop = patience_ > 0 && state.bad_epochs >= patience_;
   const long first_epoch = state.epoch;
@@ -304,6 +408,7 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train,
       } else {
         optimizer->zero_grad();
       }
+      if (buckets) buckets->begin_step();
       if (end > begin) {
         const TensorSet batch = train.select(order.slice(0, b + begin, b + end));
         const torch::Tensor terms =
@@ -311,14 +416,28 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train,
         (terms.sum() / static_cast<double>(global_rows)).backward();
         loss_sum += terms.detach().sum().item<double>();
       }
-      std::vector<torch::Tensor> gradients;
-      for (auto& p : parameters) {
-        if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
-        gradients.push_back(p.grad());
+      Stopwatch sync_clock;
+      if (buckets) {
+        buckets->finish_gradients();
+      } else {
+        std::vector<torch::Tensor> gradients;
+        for (auto& p : parameters) {
+          if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
+          gradients.push_back(p.grad());
+        }
+        parallel_->sum_gradients(gradients);
       }
-      parallel_->sum_gradients(gradients);
-      if (clip_norm_ > 0) torch::nn::utils::clip_grad_norm_(parameters, clip_norm_);
-      optimizer->step();
+      sync_seconds += sync_clock.seconds();
+      if (sharded) {
+        if (clip_norm_ > 0) buckets->clip_shards(clip_norm_);
+        optimizer->step();
+        Stopwatch gather_clock;
+        buckets->gather_parameters();
+        sync_seconds += gather_clock.seconds();
+      } else {
+        if (clip_norm_ > 0) torch::nn::utils::clip_grad_norm_(parameters, clip_norm_);
+        optimizer->step();
+      }
       rows_trained += end - begin;
     }
     EpochRecord record;
@@ -363,6 +482,10 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train,
   result.best_epoch = state.best_epoch;
   result.best_validation_loss = state.best;
   result.stopped_early = stop && state.epoch < epochs_;
+  result.optimizer_state_bytes = static_cast<long>(optimizer_bytes(*optimizer).size());
+  result.gradient_sync_seconds = sync_seconds;
+  result.cpu_seconds =
+      parallel_->sum(static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC);
   result.samples_per_second =
       static_cast<double>(parallel_->sum(static_cast<double>(rows_trained))) /
       std::max(clock.seconds(), 1e-9);

@@ -29,13 +29,17 @@ struct TrainResult {
   long best_epoch = 0;
   double best_validation_loss = 0;
   bool stopped_early = false;
-  double samples_per_second = 0;  // training rows per second over this invocation
+  double samples_per_second = 0;     // training rows per second over this invocation
+  long optimizer_state_bytes = 0;    // this rank's optimizer state, serialized (sharded: its part)
+  double gradient_sync_seconds = 0;  // this rank's wall time in the gradient sum's collectives
+  double cpu_seconds = 0;            // process CPU time of this invocation, summed over ranks
 };
 
 class Trainer {
  public:
   // The `training` section: epochs, batch_size, seed, clip_grad_norm, early_stopping_patience,
-  // checkpoint_interval, restore_best and the optimizer/schedule/loss components.
+  // checkpoint_interval, restore_best, the optimizer/schedule/loss components and the
+  // data_parallel options (overlapped gradient sum, sharded optimizer state: gradient_buckets.hpp).
   static Schema schema();
 
   // `parallel` may be null (one process). Only rank 0 writes files.
@@ -60,6 +64,8 @@ class Trainer {
   std::uint64_t seed_;
   double clip_norm_;
   bool restore_best_;
+  bool shard_, overlap_;  // the data_parallel section
+  std::size_t bucket_bytes_;
   CaseNode optimizer_section_;
   std::unique_ptr<Loss> loss_;
   std::unique_ptr<LrSchedule> schedule_;

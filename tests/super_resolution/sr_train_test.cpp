@@ -221,3 +221,61 @@ TEST(SuperResolutionTraining, TwoRanksEqualOneRankWithTheSameGlobalBatch) {
   ASSERT_EQ(two.size(), one.size());
   for (std::size_t i = 0; i < one.size(); ++i) EXPECT_NEAR(two[i], one[i], 1e-5 * one[i]) << i;
 }
+
+// training.data_parallel on 2 ranks: the overlapped gradient sum with the optimizer state sharded
+// (ZeRO stage 1) gives the default step's losses; a sharded run stopped after one epoch and
+// resumed on 2 ranks continues it exactly; its checkpoint is refused on one rank (exit 2).
+TEST(SuperResolutionTraining, ShardedOverlappedTwoRankRunEqualsTheDefaultAndResumesExactly) {
+  const fs::path dir = scratch_dir();
+  const fs::path config = sr_config(dir, "zero");
+  const std::string two = "mpiexec --allow-run-as-root --oversubscribe -n 2 " +
+                          surrox::testing::surrox_executable().string() + " train " +
+                          config.string() + " --threads 1 --log-level warn --set training.epochs=2";
+  const std::string sharded =
+      " --set 'training.data_parallel={shard_optimizer_state: true, overlap_gradient_sum: true, "
+      "bucket_kib: 1}'";
+  std::string log;
+  ASSERT_EQ(surrox::testing::run_command(two + " -o " + (dir / "plain").string(), &log), 0) << log;
+  ASSERT_EQ(surrox::testing::run_command(two + " -o " + (dir / "zero").string() + sharded, &log), 0)
+      << log;
+  ASSERT_EQ(surrox::testing::run_command(
+                two + " -o " + (dir / "part").string() + sharded + " --max-epochs 1", &log),
+            0)
+      << log;
+  const std::string checkpoint = (dir / "part" / "checkpoint.pt").string();
+  ASSERT_EQ(surrox::testing::run_command(
+                two + " -o " + (dir / "part").string() + sharded + " --resume " + checkpoint, &log),
+            0)
+      << log;
+  auto columns = [](const std::string& csv) {
+    std::vector<double> values;
+    std::istringstream in(csv);
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line)) {
+      std::istringstream row(line);
+      std::string cell;
+      std::getline(row, cell, ',');
+      for (int c = 0; c < 2 && std::getline(row, cell, ','); ++c) values.push_back(std::stod(cell));
+    }
+    return values;
+  };
+  const auto plain = columns(sr_text(dir / "plain" / "metrics.csv"));
+  const auto zero = columns(sr_text(dir / "zero" / "metrics.csv"));
+  const auto resumed = columns(sr_text(dir / "part" / "metrics.csv"));
+  ASSERT_EQ(plain.size(), 4u);
+  ASSERT_EQ(zero.size(), plain.size());
+  for (std::size_t i = 0; i < plain.size(); ++i)
+    EXPECT_NEAR(zero[i], plain[i], 1e-6 * plain[i]) << i;
+  EXPECT_EQ(resumed, zero);
+  // Rank 0 holds about half of the optimizer state.
+  const double whole = sr_results(dir / "plain").at("optimizer_state_bytes").get<double>();
+  EXPECT_LT(sr_results(dir / "zero").at("optimizer_state_bytes").get<double>(), 0.6 * whole);
+  // The sharded checkpoint on one rank: refused with the reason.
+  EXPECT_EQ(run_surrox("train " + config.string() + " -o " + (dir / "one").string() +
+                           " --log-level warn --set training.epochs=2" + sharded + " --resume " +
+                           checkpoint,
+                       &log),
+            2);
+  EXPECT_NE(log.find("sharded over 2 ranks"), std::string::npos) << log;
+}
