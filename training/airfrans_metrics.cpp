@@ -120,6 +120,11 @@ nlohmann::json airfrans_metrics(const AirfransInput& in) {
   const std::vector<double> solver_cd = has_solver_forces ? reader.result("cd") : std::vector<double>{};
 
   const long channels[4] = {rho, u, v, p};
+  const auto parameter_names = reader.parameter_names();
+  const bool named = std::find(parameter_names.begin(), parameter_names.end(),
+                               "solver.mesh.airfoil.digits") != parameter_names.end();
+  const std::vector<std::string> airfoils =
+      named ? reader.parameter_text("solver.mesh.airfoil.digits") : std::vector<std::string>{};
   std::vector<double> cl_p, cl_t, cd_p, cd_t;
   nlohmann::json per_case = nlohmann::json::array();
   double integration_cl = 0, integration_cd = 0;  // largest |truth integration − solver|
@@ -139,10 +144,17 @@ nlohmann::json airfrans_metrics(const AirfransInput& in) {
           110.4 / solver_value(reader, solver, "turbulence.freestream_temperature", k, 300.0);
     const double p_inf = 1 / (1.4 * stream.mach * stream.mach);
     const io::HostArray points = reader.points(k);
-    const ForceCoefficients pred = wall_force_coefficients(
-        wall_row(in.predicted[c], points, ni, channels, pressure_is_cp, p_inf), stream);
-    const ForceCoefficients truth = wall_force_coefficients(
-        wall_row(in.truth[c], points, ni, channels, pressure_is_cp, p_inf), stream);
+    const WallRow pw = wall_row(in.predicted[c], points, ni, channels, pressure_is_cp, p_inf);
+    const WallRow tw = wall_row(in.truth[c], points, ni, channels, pressure_is_cp, p_inf);
+    const ForceCoefficients pred = wall_force_coefficients(pw, stream);
+    const ForceCoefficients truth = wall_force_coefficients(tw, stream);
+    // The wall cells' Cp (for figures), at the wall faces' midpoints.
+    std::vector<double> wall_x, cp_pred, cp_truth;
+    for (long i = 0; i < ni; ++i) {
+      wall_x.push_back(0.5 * (pw.x0[i] + pw.x0[i + 1]));
+      cp_pred.push_back(2 * (pw.p[i] - p_inf));
+      cp_truth.push_back(2 * (tw.p[i] - p_inf));
+    }
     cl_p.push_back(pred.cl), cl_t.push_back(truth.cl);
     cd_p.push_back(pred.cd), cd_t.push_back(truth.cd);
     nlohmann::json row{{"case", in.cases[c]},
@@ -155,7 +167,11 @@ nlohmann::json airfrans_metrics(const AirfransInput& in) {
                        {"cd_pressure_predicted", pred.cd_pressure},
                        {"cd_pressure_cfd", truth.cd_pressure},
                        {"cd_friction_predicted", pred.cd_friction},
-                       {"cd_friction_cfd", truth.cd_friction}};
+                       {"cd_friction_cfd", truth.cd_friction},
+                       {"wall_x", wall_x},
+                       {"wall_cp_predicted", cp_pred},
+                       {"wall_cp_cfd", cp_truth}};
+    if (named) row["naca"] = airfoils[k];
     if (has_solver_forces) {
       row["cl_solver"] = solver_cl[k];
       row["cd_solver"] = solver_cd[k];
