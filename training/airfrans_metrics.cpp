@@ -43,11 +43,16 @@ double solver_value(const io::SweepDatasetReader& reader, const YAML::Node& solv
   const auto names = reader.parameter_names();
   if (std::find(names.begin(), names.end(), "solver." + key) != names.end())
     return reader.parameter("solver." + key)[index];
-  YAML::Node node = solver;
+  // reset(), not operator=: assigning a YAML::Node writes into the node it refers to.
+  YAML::Node node;
+  node.reset(solver);
   std::size_t start = 0;
-  while (node && start <= key.size()) {
+  while (node && node.IsMap()) {
     const std::size_t dot = key.find('.', start);
-    node = node[key.substr(start, dot == std::string::npos ? std::string::npos : dot - start)];
+    const YAML::Node& parent = node;  // const operator[]: a lookup that adds no key
+    const YAML::Node child =
+        parent[key.substr(start, dot == std::string::npos ? std::string::npos : dot - start)];
+    node.reset(child);
     if (dot == std::string::npos) break;
     start = dot + 1;
   }
