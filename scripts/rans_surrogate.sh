@@ -29,7 +29,7 @@ mpi "$surrox" run "$cases/sweep.yaml" -o "$out/sweep" --log-level warn
 mpi "$surrox" run "$cases/test.yaml" -o "$out/test" --log-level warn
 
 stamp "2/4 training → $out/train"
-"$surrox" train "$cases/train.yml" -o "$out/train" --threads 2 --log-level warn \
+"$surrox" train "$cases/train.yml" -o "$out/train" --threads 1 --log-level warn \
   --set "data.path=$out/sweep/sweep.h5" > "$out/train.log" 2>&1 ||
   { echo "rans_surrogate: training failed; see $out/train.log" >&2; exit 1; }
 

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 
 #include "core/error.hpp"
 #include "io/hdf5_sweep.hpp"
@@ -103,37 +104,44 @@ TEST(AirfransScores, MeanRelativeErrorByHand) {
   EXPECT_NEAR(mean_relative_error({1.1, -0.5, 0.02}, {1, -1, 0.01}), 1.6 / 3, 1e-12);
 }
 
-// One RANS solution (NACA 2412 at α = 4°, Re 1e6, M 0.3, 64 × 32 cells, 300 cycles): its output
+// One RANS solution (NACA 2412 at α = 4°, Re 1e6, M 0.3, 64 × 40 cells, 300 cycles): its output
 // fields, grid and forces.
 struct RansSolution {
   io::MeshData mesh;
   double cl = 0, cd = 0, cd_friction = 0;
 };
 
-const RansSolution& rans_solution() {
-  static const RansSolution solution = [] {
-    mesh::AirfoilGridOptions options;
-    options.cells_around = 64;
-    options.cells_normal = 32;
-    options.first_cell_height = 2e-5;
-    options.farfield_radius = 20;
-    const auto grid = mesh::build_airfoil_grid(mesh::naca_airfoil("2412"), options);
-    solvers::airfoil::AirfoilParameters p;
-    p.equations = solvers::airfoil::Equations::kRans;
-    p.reynolds = 1e6;
-    p.mach = 0.3;
-    p.alpha_deg = 4;
-    p.cfl = 20;
-    p.max_iterations = 300;
-    solvers::airfoil::AirfoilSolver solver;
-    solver.initialize(p, grid);
-    while (!solver.finished()) solver.advance();
-    solver.compute_residual();  // the wall fluxes of the final state
-    const auto c = solver.coefficients();
-    return RansSolution{solver.output_mesh(), c.at("cl"), c.at("cd"), c.at("cd_friction")};
-  }();
-  return solution;
+RansSolution solve_rans() {
+  mesh::AirfoilGridOptions options;
+  options.cells_around = 64;
+  options.cells_normal = 40;
+  options.first_cell_height = 1e-4;
+  options.farfield_radius = 10;
+  const auto grid = mesh::build_airfoil_grid(mesh::naca_airfoil("2412"), options);
+  solvers::airfoil::AirfoilParameters p;
+  p.equations = solvers::airfoil::Equations::kRans;
+  p.reynolds = 1e6;
+  p.mach = 0.3;
+  p.alpha_deg = 4;
+  p.cfl = 20;
+  p.max_iterations = 300;
+  solvers::airfoil::AirfoilSolver solver;
+  solver.initialize(p, grid);
+  while (!solver.finished()) solver.advance();
+  solver.compute_residual();  // the wall fluxes of the final state
+  const auto c = solver.coefficients();
+  return RansSolution{solver.output_mesh(), c.at("cl"), c.at("cd"), c.at("cd_friction")};
 }
+
+// The solution is computed once per suite and freed before Kokkos is finalised (its arrays
+// are Kokkos views).
+class AirfransOnRans : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { solution_ = std::make_unique<RansSolution>(solve_rans()); }
+  static void TearDownTestSuite() { solution_.reset(); }
+  static std::unique_ptr<RansSolution> solution_;
+};
+std::unique_ptr<RansSolution> AirfransOnRans::solution_;
 
 // The wall row of the solution's own fields.
 WallRow solution_wall(const io::MeshData& m) {
@@ -153,17 +161,20 @@ WallRow solution_wall(const io::MeshData& m) {
   return w;
 }
 
-TEST(AirfoilWallForces, SolverFieldsGiveTheSolversForces) {
-  const RansSolution& s = rans_solution();
+TEST_F(AirfransOnRans, SolverFieldsGiveTheSolversForces) {
+  const RansSolution& s = *solution_;
   ASSERT_GT(s.cl, 0.3);  // a lifting, viscous solution
   ASSERT_GT(s.cd_friction, 0.002);
   FreeStream stream{0.3, 4, 1e6, 110.4 / 300};
   const ForceCoefficients c = wall_force_coefficients(solution_wall(s.mesh), stream);
   std::printf("solver CL %.6f CD %.6f (friction %.6f); integrated CL %.6f CD %.6f (friction %.6f)\n",
               s.cl, s.cd, s.cd_friction, c.cl, c.cd, c.cd_friction);
-  EXPECT_NEAR(c.cl, s.cl, 0.01 * s.cl);
-  EXPECT_NEAR(c.cd_friction, s.cd_friction, 0.05 * s.cd_friction);
-  EXPECT_NEAR(c.cd, s.cd, 0.05 * s.cd);
+  // Measured: CL 0.679635 against 0.679554, CD 0.023770 against 0.023633 (friction 0.008081
+  // against 0.008073): the first cell's pressure and the thin-layer stress against the solver's
+  // Roe wall flux and diamond-gradient stress.
+  EXPECT_NEAR(c.cl, s.cl, 1e-3 * s.cl);
+  EXPECT_NEAR(c.cd_friction, s.cd_friction, 0.01 * s.cd_friction);
+  EXPECT_NEAR(c.cd, s.cd, 0.02 * s.cd);
   // The RANS output carries the eddy viscosity, zero-free in the boundary layer.
   const io::NamedArray* nu_t = s.mesh.find_cell_array("nu_t");
   ASSERT_NE(nu_t, nullptr);
@@ -172,8 +183,8 @@ TEST(AirfoilWallForces, SolverFieldsGiveTheSolversForces) {
   EXPECT_GT(largest, 10 * 1e-6);  // ν_t ≫ ν∞ = 1e-6 somewhere
 }
 
-TEST(AirfransScores, PerfectAndDistortedPredictions) {
-  const RansSolution& s = rans_solution();
+TEST_F(AirfransOnRans, PerfectAndDistortedPredictions) {
+  const RansSolution& s = *solution_;
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("surrox_airfrans_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
@@ -217,7 +228,7 @@ TEST(AirfransScores, PerfectAndDistortedPredictions) {
   EXPECT_NEAR(perfect["spearman_cl"].get<double>(), 1, 1e-12);
   EXPECT_TRUE(perfect["targets_met"]["cl_relative_error"].get<bool>());
   // The truth's integration at α = 4° (case 1) is the solver's CL within 1 %.
-  EXPECT_NEAR(perfect["per_case"][1]["cl_cfd"].get<double>(), s.cl, 0.01 * s.cl);
+  EXPECT_NEAR(perfect["per_case"][1]["cl_cfd"].get<double>(), s.cl, 1e-3 * s.cl);
 
   // Velocity doubled: the friction doubles (μ depends on p/ρ only); ν_t off by one scale: its
   // normalised MSE is 1; the surface pressure is untouched.
