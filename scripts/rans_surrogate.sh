@@ -40,7 +40,7 @@ cp "$out/evaluate/airfrans.md" "$out/summary.md"
 cat "$out/summary.md"
 
 stamp "4/4 figures"
-/usr/bin/python3 - "$out" <<'PY' || echo "rans_surrogate: no figures (is python3-matplotlib installed for /usr/bin/python3?)" >&2
+/usr/bin/python3 - "$out" <<'PY' || echo "rans_surrogate: no figures (see the error above; python3-matplotlib for /usr/bin/python3?)" >&2
 import json, sys
 import matplotlib
 matplotlib.use("Agg")
@@ -72,7 +72,8 @@ for ax, c in zip(axes, (cases[0], cases[len(cases) // 2])):
     ax.plot(c["wall_x"], c["wall_cp_cfd"], "k-", label="CFD")
     ax.plot(c["wall_x"], c["wall_cp_predicted"], "C1--", label="surrogate")
     ax.invert_yaxis(); ax.set_xlabel("x"); ax.set_ylabel("Cp (wall cells)")
-    ax.set_title(f"NACA {c.get('naca', '').strip('\"')} ({c['case']}): α {c['alpha_deg']}°, Re {c['reynolds']:.3g}", fontsize=9)
+    naca = str(c.get("naca", "")).strip('"')
+    ax.set_title(f"NACA {naca} ({c['case']}): α {c['alpha_deg']}°, Re {c['reynolds']:.3g}", fontsize=9)
     ax.grid(True, alpha=0.3); ax.legend()
 fig.tight_layout(); fig.savefig(f"{out}/cp.png", dpi=110)
 print(f"rans_surrogate: figures {out}/loss.png, {out}/forces.png, {out}/cp.png")
