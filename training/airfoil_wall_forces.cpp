@@ -8,11 +8,11 @@ namespace surrox::training {
 
 ForceCoefficients wall_force_coefficients(const WallRow& w, const FreeStream& s) {
   const std::size_t ni = w.rho.size();
-  if (ni < 3 || w.u.size() != ni || w.v.size() != ni || w.p.size() != ni ||
-      w.x0.size() != ni + 1 || w.y0.size() != ni + 1 || w.x1.size() != ni + 1 ||
-      w.y1.size() != ni + 1)
-    throw InputError("wall forces: a wall of ni faces needs ni + 1 nodes on rows 0 and 1 and ni "
-                     "cell states");
+  if (ni < 3 || w.u.size() != ni || w.v.size() != ni || w.p.size() != ni || w.x0.size() != ni + 1 ||
+      w.y0.size() != ni + 1 || w.x1.size() != ni + 1 || w.y1.size() != ni + 1)
+    throw InputError(
+        "wall forces: a wall of ni faces needs ni + 1 nodes on rows 0 and 1 and ni "
+        "cell states");
   if (!(s.mach > 0)) throw InputError("wall forces: the Mach number must be positive");
   constexpr double kGamma = 1.4;
   const double p_inf = 1 / (kGamma * s.mach * s.mach);
@@ -31,8 +31,8 @@ ForceCoefficients wall_force_coefficients(const WallRow& w, const FreeStream& s)
     if (mu_inf == 0) continue;
     const double xc = 0.25 * (w.x0[i] + w.x0[i + 1] + w.x1[i] + w.x1[i + 1]);
     const double yc = 0.25 * (w.y0[i] + w.y0[i + 1] + w.y1[i] + w.y1[i + 1]);
-    const double d = (xc - 0.5 * (w.x0[i] + w.x0[i + 1])) * nx +
-                     (yc - 0.5 * (w.y0[i] + w.y0[i + 1])) * ny;
+    const double d =
+        (xc - 0.5 * (w.x0[i] + w.x0[i + 1])) * nx + (yc - 0.5 * (w.y0[i] + w.y0[i + 1])) * ny;
     double mu = mu_inf;
     if (s.sutherland_ratio > 0) {
       const double t = w.p[i] / w.rho[i] / p_inf, r = s.sutherland_ratio;

@@ -13,8 +13,8 @@ namespace surrox::training {
 
 struct FreeStream {
   double mach = 0, alpha_deg = 0;
-  double reynolds = 0;           // 0: inviscid (no friction)
-  double sutherland_ratio = 0;   // S/T∞ of Sutherland's law (RANS); 0: constant μ (laminar)
+  double reynolds = 0;          // 0: inviscid (no friction)
+  double sutherland_ratio = 0;  // S/T∞ of Sutherland's law (RANS); 0: constant μ (laminar)
 };
 
 // The wall of a structured O-grid and its first cell row: nodes i = 0..ni on j = 0 (node ni

@@ -121,8 +121,10 @@ nlohmann::json airfrans_metrics(const AirfransInput& in) {
   const auto results = reader.result_names();
   const bool has_solver_forces = std::find(results.begin(), results.end(), "cl") != results.end() &&
                                  std::find(results.begin(), results.end(), "cd") != results.end();
-  const std::vector<double> solver_cl = has_solver_forces ? reader.result("cl") : std::vector<double>{};
-  const std::vector<double> solver_cd = has_solver_forces ? reader.result("cd") : std::vector<double>{};
+  const std::vector<double> solver_cl =
+      has_solver_forces ? reader.result("cl") : std::vector<double>{};
+  const std::vector<double> solver_cd =
+      has_solver_forces ? reader.result("cd") : std::vector<double>{};
 
   const long channels[4] = {rho, u, v, p};
   const auto parameter_names = reader.parameter_names();
@@ -203,8 +205,8 @@ nlohmann::json airfrans_metrics(const AirfransInput& in) {
     // The wall cells (j = 0) are each case's first ni rows.
     std::vector<torch::Tensor> wall;
     for (std::size_t c = 0; c < in.cases.size(); ++c)
-      wall.push_back(squared.slice(0, static_cast<long>(c) * ni * nj,
-                                   static_cast<long>(c) * ni * nj + ni));
+      wall.push_back(
+          squared.slice(0, static_cast<long>(c) * ni * nj, static_cast<long>(c) * ni * nj + ni));
     surface = torch::cat(wall).select(1, p).mean().item<double>();
   }
   nlohmann::json out;
@@ -231,9 +233,9 @@ nlohmann::json airfrans_metrics(const AirfransInput& in) {
   nlohmann::json published = nlohmann::json::object(), targets = nlohmann::json::object(),
                  met = nlohmann::json::object();
   for (const auto& r : kReferences) {
-    published[r.key] = {{"mlp", std::isfinite(r.mlp) ? nlohmann::json(r.mlp) : nullptr},
-                        {"transolver",
-                         std::isfinite(r.transolver) ? nlohmann::json(r.transolver) : nullptr}};
+    published[r.key] = {
+        {"mlp", std::isfinite(r.mlp) ? nlohmann::json(r.mlp) : nullptr},
+        {"transolver", std::isfinite(r.transolver) ? nlohmann::json(r.transolver) : nullptr}};
     targets[r.key] = r.target;
     const double value = out[r.key].get<double>();
     met[r.key] = r.higher_is_better ? value >= r.target : value <= r.target;
@@ -246,15 +248,17 @@ nlohmann::json airfrans_metrics(const AirfransInput& in) {
 }
 
 std::string airfrans_table(const nlohmann::json& m) {
-  if (m.contains("skipped")) return "AirfRANS metrics skipped: " + m["skipped"].get<std::string>() + "\n";
+  if (m.contains("skipped"))
+    return "AirfRANS metrics skipped: " + m["skipped"].get<std::string>() + "\n";
   std::string t = fmt::format(
       "AirfRANS metrics on {} held-out cases (forces integrated from the predicted fields)\n\n"
       "| metric | this model | AirfRANS MLP | Transolver | target | met |\n|---|---|---|---|---|---|\n",
       m["cases"].get<long>());
   for (const auto& r : kReferences)
-    t += fmt::format("| {} | {} | {} | {} | {} {} | {} |\n", r.label, number(m[r.key].get<double>()),
-                     number(r.mlp), number(r.transolver), r.higher_is_better ? "≥" : "≤",
-                     number(r.target), m["targets_met"][r.key].get<bool>() ? "yes" : "no");
+    t +=
+        fmt::format("| {} | {} | {} | {} | {} {} | {} |\n", r.label, number(m[r.key].get<double>()),
+                    number(r.mlp), number(r.transolver), r.higher_is_better ? "≥" : "≤",
+                    number(r.target), m["targets_met"][r.key].get<bool>() ? "yes" : "no");
   t += fmt::format("\nMedian relative error: CL {}, CD {}. MSE of the normalised fields:",
                    number(m["cl_relative_error_median"].get<double>()),
                    number(m["cd_relative_error_median"].get<double>()));

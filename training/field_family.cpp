@@ -298,8 +298,8 @@ void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& resul
   // Airfoil sweeps: AirfRANS's scores (forces from the predicted fields, Spearman ρ, ...).
   std::string airfrans;
   if (type == "sweep") {
-    results["airfrans"] = airfrans_metrics(
-        {request.data, data.test_cases, p_cases, t_cases, data.outputs});
+    results["airfrans"] =
+        airfrans_metrics({request.data, data.test_cases, p_cases, t_cases, data.outputs});
     airfrans = airfrans_table(results["airfrans"]);
     if (!results["airfrans"].contains("skipped")) spdlog::info("{}", airfrans);
   }

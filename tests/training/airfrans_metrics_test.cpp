@@ -5,6 +5,8 @@
 // (training/airfoil_wall_forces.hpp): forces of hand-computed walls, the integration of a RANS
 // solution's own fields against the solver's wall forces, and the scores of a perfect and of a
 // distorted prediction on a dataset made from that solution.
+#include "training/airfrans_metrics.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,7 +18,6 @@
 #include "mesh/airfoil_grid.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
 #include "training/airfoil_wall_forces.hpp"
-#include "training/airfrans_metrics.hpp"
 
 namespace surrox::training {
 namespace {
@@ -72,8 +73,8 @@ TEST(AirfoilWallForces, FrictionOfALinearProfile) {
     const double sx = -(w.y0[i + 1] - w.y0[i]), sy = w.x0[i + 1] - w.x0[i], l = std::hypot(sx, sy);
     const double xc = 0.25 * (w.x0[i] + w.x0[i + 1] + w.x1[i] + w.x1[i + 1]);
     const double yc = 0.25 * (w.y0[i] + w.y0[i + 1] + w.y1[i] + w.y1[i + 1]);
-    const double d = ((xc - 0.5 * (w.x0[i] + w.x0[i + 1])) * sx +
-                      (yc - 0.5 * (w.y0[i] + w.y0[i + 1])) * sy) / l;
+    const double d =
+        ((xc - 0.5 * (w.x0[i] + w.x0[i + 1])) * sx + (yc - 0.5 * (w.y0[i] + w.y0[i + 1])) * sy) / l;
     ASSERT_GT(d, 0);
     w.u[i] = k * d;
   }
@@ -167,8 +168,9 @@ TEST_F(AirfransOnRans, SolverFieldsGiveTheSolversForces) {
   ASSERT_GT(s.cd_friction, 0.002);
   FreeStream stream{0.3, 4, 1e6, 110.4 / 300};
   const ForceCoefficients c = wall_force_coefficients(solution_wall(s.mesh), stream);
-  std::printf("solver CL %.6f CD %.6f (friction %.6f); integrated CL %.6f CD %.6f (friction %.6f)\n",
-              s.cl, s.cd, s.cd_friction, c.cl, c.cd, c.cd_friction);
+  std::printf(
+      "solver CL %.6f CD %.6f (friction %.6f); integrated CL %.6f CD %.6f (friction %.6f)\n", s.cl,
+      s.cd, s.cd_friction, c.cl, c.cd, c.cd_friction);
   // Measured: CL 0.679635 against 0.679554, CD 0.023770 against 0.023633 (friction 0.008081
   // against 0.008073): the first cell's pressure and the thin-layer stress against the solver's
   // Roe wall flux and diamond-gradient stress.
@@ -205,7 +207,8 @@ TEST_F(AirfransOnRans, PerfectAndDistortedPredictions) {
   const long cells = static_cast<long>(s.mesh.find_cell_array("density")->tuples());
   const io::NamedArray *rho = s.mesh.find_cell_array("density"),
                        *vel = s.mesh.find_cell_array("velocity"),
-                       *p = s.mesh.find_cell_array("pressure"), *nu_t = s.mesh.find_cell_array("nu_t");
+                       *p = s.mesh.find_cell_array("pressure"),
+                       *nu_t = s.mesh.find_cell_array("nu_t");
   torch::Tensor fields = torch::empty({cells, 5}, torch::kFloat64);
   auto a = fields.accessor<double, 2>();
   for (long n = 0; n < cells; ++n) {
