@@ -8,12 +8,15 @@
 #      of the surface pressure, relative errors of CL and CD integrated from the predicted
 #      fields, Spearman ρ of CL and CD) next to the published values and the issue's targets;
 #   4. figures: OUT/loss.png, OUT/forces.png (predicted against CFD CL and CD per test case),
-#      OUT/cp.png (surface Cp of two test cases: CFD vs. the prediction).
+#      OUT/cp.png (surface Cp of two test cases: CFD vs. the prediction);
+#   5. the warm-start comparison on the test cases (issue 11's criteria): a mean-flow model
+#      (train_mean_flow.yml) trained, then cold vs. warm runs (warm_start.yaml); skipped with
+#      WARM_START=0.
 # Needs a built surrox (scripts/build.sh) and python3-matplotlib for the figures. A rerun skips
 # the sweep cases already finished. Its run time is in docs/validation/rans_surrogate.md.
 #
 # Usage: scripts/rans_surrogate.sh [OUT]        (default out/rans_surrogate)
-#        SURROX=path/to/surrox scripts/rans_surrogate.sh
+#        SURROX=path/to/surrox WARM_START=0 scripts/rans_surrogate.sh
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 surrox="${SURROX:-$root/build/${SURROX_PRESET:-release}/apps/surrox}"
@@ -24,22 +27,22 @@ start=$(date +%s)
 stamp() { echo "rans_surrogate: $1 ($(( $(date +%s) - start )) s)"; }
 mpi() { mpirun --allow-run-as-root --oversubscribe -n 2 "$@"; }
 
-stamp "1/4 sweeps → $out/sweep, $out/test"
+stamp "1/5 sweeps → $out/sweep, $out/test"
 mpi "$surrox" run "$cases/sweep.yaml" -o "$out/sweep" --log-level warn
 mpi "$surrox" run "$cases/test.yaml" -o "$out/test" --log-level warn
 
-stamp "2/4 training → $out/train"
+stamp "2/5 training → $out/train"
 "$surrox" train "$cases/train.yml" -o "$out/train" --threads 1 --log-level warn \
   --set "data.path=$out/sweep/sweep.h5" > "$out/train.log" 2>&1 ||
   { echo "rans_surrogate: training failed; see $out/train.log" >&2; exit 1; }
 
-stamp "3/4 evaluation on the held-out cases → $out/evaluate"
+stamp "3/5 evaluation on the held-out cases → $out/evaluate"
 "$surrox" evaluate "$out/train/model.pt" "$out/test/sweep.h5" -o "$out/evaluate" --threads 2 \
   --log-level warn
 cp "$out/evaluate/airfrans.md" "$out/summary.md"
 cat "$out/summary.md"
 
-stamp "4/4 figures"
+stamp "4/5 figures"
 /usr/bin/python3 - "$out" <<'PY' || echo "rans_surrogate: no figures (see the error above; python3-matplotlib for /usr/bin/python3?)" >&2
 import json, sys
 import matplotlib
@@ -78,4 +81,13 @@ for ax, c in zip(axes, (cases[0], cases[len(cases) // 2])):
 fig.tight_layout(); fig.savefig(f"{out}/cp.png", dpi=110)
 print(f"rans_surrogate: figures {out}/loss.png, {out}/forces.png, {out}/cp.png")
 PY
+if [ "${WARM_START:-1}" != 0 ]; then
+  stamp "5/5 warm-start comparison → $out/warm_start"
+  "$surrox" train "$cases/train_mean_flow.yml" -o "$out/train_mean_flow" --threads 1 \
+    --log-level warn --set "data.path=$out/sweep/sweep.h5" > "$out/train_mean_flow.log" 2>&1 ||
+    { echo "rans_surrogate: training failed; see $out/train_mean_flow.log" >&2; exit 1; }
+  "$surrox" run "$cases/warm_start.yaml" -o "$out/warm_start" --log-level warn \
+    --set "coupler.models=[$out/train_mean_flow/model.pt]"
+  cat "$out/warm_start/comparison.md"
+fi
 stamp "done: $out/summary.md, $out/evaluate/summary.json"
