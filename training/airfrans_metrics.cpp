@@ -106,9 +106,14 @@ nlohmann::json airfrans_metrics(const AirfransInput& in) {
     return {{"skipped",
              "the model does not predict density, velocity[0], velocity[1] and pressure (or Cp)"}};
   const io::SweepDatasetReader reader(in.sweep);
-  const YAML::Node base = YAML::Load(reader.sweep_yaml());
-  const YAML::Node solver = base["solver"];
-  if (!solver || !solver["type"] || solver["type"].as<std::string>() != "airfoil" ||
+  YAML::Node base;
+  try {
+    base = YAML::Load(reader.sweep_yaml());
+  } catch (const YAML::Exception&) {
+    // not a case file: not an airfoil sweep
+  }
+  const YAML::Node solver = base.IsMap() ? base["solver"] : YAML::Node();
+  if (!solver.IsMap() || !solver["type"] || solver["type"].as<std::string>() != "airfoil" ||
       reader.kind() != io::MeshKind::kStructured)
     return {{"skipped", "the dataset is not a sweep of the airfoil solver"}};
   const std::string equations =
@@ -153,7 +158,13 @@ nlohmann::json airfrans_metrics(const AirfransInput& in) {
     const io::HostArray points = reader.points(k);
     const WallRow pw = wall_row(in.predicted[c], points, ni, channels, pressure_is_cp, p_inf);
     const WallRow tw = wall_row(in.truth[c], points, ni, channels, pressure_is_cp, p_inf);
-    const ForceCoefficients pred = wall_force_coefficients(pw, stream);
+    // A prediction with a non-positive density in a wall cell has no forces (NaN, and so
+    // the scores): it is the model's failure, not bad input.
+    ForceCoefficients pred{NAN, NAN, NAN, NAN};
+    try {
+      pred = wall_force_coefficients(pw, stream);
+    } catch (const InputError&) {
+    }
     const ForceCoefficients truth = wall_force_coefficients(tw, stream);
     // The wall cells' Cp (for figures), at the wall faces' midpoints.
     std::vector<double> wall_x, cp_pred, cp_truth;
