@@ -10,6 +10,7 @@
 
 #include "apps/run_case.hpp"
 #include "apps/run_driver.hpp"
+#include "apps/sweep_surface.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/progress.hpp"
@@ -85,6 +86,7 @@ io::SweepCase collect(const SweepPoint& point, const nlohmann::json& record,
     (field.on == io::FieldSpec::On::kCells ? entry.mesh.cell_data : entry.mesh.point_data)
         .push_back(array);
   }
+  add_surface_arrays(dir, entry.mesh);
   return entry;
 }
 

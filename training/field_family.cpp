@@ -16,6 +16,7 @@
 #include "core/yaml_json.hpp"
 #include "surrogates/networks.hpp"
 #include "surrogates/surrogate.hpp"
+#include "training/airfrans_metrics.hpp"
 #include "training/collective_data_parallel.hpp"
 #include "training/field_data_sources.hpp"
 #include "training/field_dataset.hpp"
@@ -294,10 +295,22 @@ void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& resul
   results["relative_l2"] = by_channel(channels, relative_l2(prediction, truth));
   results["case_relative_l2_median"] = by_channel(channels, medians);
   results["case_relative_l2_max"] = by_channel(channels, worst);
+  // Airfoil sweeps: AirfRANS's scores (forces from the predicted fields, Spearman ρ, ...).
+  std::string airfrans;
+  if (type == "sweep") {
+    results["airfrans"] =
+        airfrans_metrics({request.data, data.test_cases, p_cases, t_cases, data.outputs});
+    airfrans = airfrans_table(results["airfrans"]);
+    if (!results["airfrans"].contains("skipped")) spdlog::info("{}", airfrans);
+  }
   if (request.runtime.root() && !request.output_dir.empty()) {
     std::filesystem::create_directories(request.output_dir);
     write_text_atomically(request.output_dir / "case_errors.csv", csv.str());
     results["outputs"] = {{"case_errors_csv", (request.output_dir / "case_errors.csv").string()}};
+    if (!airfrans.empty()) {
+      write_text_atomically(request.output_dir / "airfrans.md", airfrans);
+      results["outputs"]["airfrans_md"] = (request.output_dir / "airfrans.md").string();
+    }
   }
 }
 

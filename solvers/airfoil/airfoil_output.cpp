@@ -5,6 +5,7 @@
 
 #include "io/vtk_writer.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
+#include "solvers/airfoil/spalart_allmaras.hpp"
 
 namespace surrox::solvers::airfoil {
 
@@ -57,6 +58,22 @@ io::MeshData AirfoilSolver::output_mesh() const {
   mesh.cell_data = {{"density", rho},    {"velocity", vel},    {"pressure", pres},
                     {"Mach", mach},      {"Cp", cp},           {"vorticity", vort},
                     {"cell_area", area}, {"wall_distance", wd}};
+  // RANS: ν̃ and the kinematic eddy viscosity ν_t = μ_t/ρ = ν̃ f_v1 (μ from Sutherland's law
+  // as the viscous flux takes it), the turbulence fields of the surrogate datasets (issue 15).
+  if (f.turbulent) {
+    auto nt = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.nu_tilde);
+    io::HostArray nu_tilde("nu_tilde", nc, 1), nu_t("nu_t", nc, 1);
+    for (long j = 0; j < nl_; ++j)
+      for (long i = 0; i < ni_; ++i) {
+        const long n = i + ni_ * j, r = j + 2;
+        const double rho = w(0, r, i), theta = w(3, r, i) / rho;
+        const double mu = f.mu * sa::sutherland(theta / p_inf_, f.sutherland_ratio);
+        nu_tilde(n, 0) = nt(0, r, i);
+        nu_t(n, 0) = sa::eddy_viscosity(rho, nt(0, r, i), mu / rho) / rho;
+      }
+    mesh.cell_data.push_back({"nu_tilde", nu_tilde});
+    mesh.cell_data.push_back({"nu_t", nu_t});
+  }
   return mesh;
 }
 
