@@ -184,7 +184,8 @@ CurvilinearGrid build_airfoil_grid(const AirfoilShape& input, const AirfoilGridO
   if (nj < 4) throw InputError("cells_normal must be at least 4, got " + std::to_string(nj));
   if (!(o.first_cell_height > 0) || !(o.farfield_radius > 1))
     throw InputError("first_cell_height must be > 0 and farfield_radius > 1 chord");
-  const AirfoilShape shape = resample_airfoil(input, ni, o.spacing);
+  const AirfoilShape shape = resample_airfoil(
+      input, ni, SurfaceSpacingSpec{o.spacing, o.leading_edge_spacing, o.trailing_edge_spacing});
   const double chord = shape.chord();
   const std::size_t le = shape.leading_edge();
   const double cx = 0.5 * (shape.x[0] + shape.x[le]), cy = 0.5 * (shape.y[0] + shape.y[le]);
@@ -320,9 +321,21 @@ Schema airfoil_mesh_schema() {
       .at_least(2)
       .at_most(1000)
       .fallback("30");
-  s.choice("surface_spacing", {"cosine", "curvature"},
-           "surface point distribution: cosine clusters at LE and TE; curvature follows √(c|κ|)")
+  s.choice("surface_spacing", {"cosine", "curvature", "tanh"},
+           "surface point distribution: cosine clusters at LE and TE (both spacings ∝ "
+           "1/cells_around²); curvature follows √(c|κ|); tanh: Vinokur's stretching on each "
+           "surface from trailing_edge_spacing to leading_edge_spacing")
       .fallback("cosine");
+  s.real("leading_edge_spacing", "surface_spacing tanh: arc length of the cells at the LE")
+      .units("chord")
+      .above(0)
+      .at_most(0.1)
+      .fallback("5e-4");
+  s.real("trailing_edge_spacing", "surface_spacing tanh: arc length of the cells at the TE")
+      .units("chord")
+      .above(0)
+      .at_most(0.1)
+      .fallback("5e-4");
   s.real("smoothing",
          "scale of the marching dissipation and of the node diffusion along each layer (0: "
          "pure normal marching, except that an invalid layer is re-marched with dissipation; "
@@ -339,8 +352,12 @@ AirfoilGridOptions airfoil_grid_options(const CaseNode& m) {
   o.cells_normal = static_cast<long>(m.integer("cells_normal"));
   o.first_cell_height = m.real("first_cell_height");
   o.farfield_radius = m.real("farfield_radius");
-  o.spacing = m.string("surface_spacing") == "curvature" ? SurfaceSpacing::kCurvature
-                                                         : SurfaceSpacing::kCosine;
+  const std::string spacing = m.string("surface_spacing");
+  o.spacing = spacing == "curvature" ? SurfaceSpacing::kCurvature
+              : spacing == "tanh"    ? SurfaceSpacing::kTanh
+                                     : SurfaceSpacing::kCosine;
+  o.leading_edge_spacing = m.real("leading_edge_spacing");
+  o.trailing_edge_spacing = m.real("trailing_edge_spacing");
   o.smoothing = m.real("smoothing");
   return o;
 }

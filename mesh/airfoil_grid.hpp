@@ -37,6 +37,7 @@ struct AirfoilGridOptions {
   double first_cell_height = 1e-3;  // wall-normal height of the first cell, in chords
   double farfield_radius = 30;      // outer circle radius about mid-chord, in chords
   SurfaceSpacing spacing = SurfaceSpacing::kCosine;
+  double leading_edge_spacing = 0, trailing_edge_spacing = 0;  // kTanh only, in chords
   double smoothing = 1.0;  // scales the marching dissipation (0: pure normal marching)
 };
 
