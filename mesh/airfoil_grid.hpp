@@ -39,6 +39,9 @@ struct AirfoilGridOptions {
   SurfaceSpacing spacing = SurfaceSpacing::kCosine;
   double leading_edge_spacing = 0, trailing_edge_spacing = 0;  // kTanh only, in chords
   double smoothing = 1.0;  // scales the marching dissipation (0: pure normal marching)
+  // > 1: cells across the TE's grid line grow by this ratio from the TE spacing on every layer
+  // (clusters the near wake); 0: off.
+  double wake_growth = 0;
 };
 
 // What the generator did, for logs and summary.json.
