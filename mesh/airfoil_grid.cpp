@@ -150,13 +150,17 @@ void cluster_at_wake(Front& f, const std::vector<double>& surface_lower,
         free += d[k];
       }
     }
-    if (free > 0)
-      for (std::size_t k = 0; k < d.size(); ++k)
-        if (!capped[k]) d[k] *= 1 + deficit / free;
+    if (!(free > 0)) {  // every cell capped (a coarse front far out): leave this side as it is
+      d = std::vector<double>(capped.size(), 0.0);
+      return false;
+    }
+    for (std::size_t k = 0; k < d.size(); ++k)
+      if (!capped[k]) d[k] *= 1 + deficit / free;
+    return true;
   };
   std::vector<double> new_lower = lower, new_upper = upper;
-  redistribute(new_lower, surface_lower);
-  redistribute(new_upper, surface_upper);
+  if (!redistribute(new_lower, surface_lower)) new_lower = lower;
+  if (!redistribute(new_upper, surface_upper)) new_upper = upper;
   std::vector<double> s(n + 1, 0.0), t(n + 1, 0.0);
   for (std::size_t k = 0; k < half; ++k) {
     s[k + 1] = s[k] + lower[k];
@@ -324,8 +328,11 @@ CurvilinearGrid build_airfoil_grid(const AirfoilShape& input, const AirfoilGridO
       const double nu_try = attempt == 0 ? nu * ramp : std::max(nu, 0.25);
       q = march(p, step, nu_try, attempt == 0 ? 0 : 2 << attempt);
       smooth_along(q, diffusion, slide, fractions, keep_weight);
+      // A layer that stays invalid with more dissipation gets less wake clustering (halved per
+      // attempt from the fifth, none at the last): coarse fronts far out cannot carry it all.
+      const double wake = attempt < 4 ? 1.0 : (attempt == 7 ? 0.0 : std::pow(0.5, attempt - 3));
       if (o.wake_growth > 0 && j > 0)
-        cluster_at_wake(q, surface_lower, surface_upper, o.wake_growth, ramp);
+        cluster_at_wake(q, surface_lower, surface_upper, o.wake_growth, ramp * wake);
       ok = worst_cell(p, q, nullptr) > 0;
       if (!ok && attempt == 0) ++relaxed;
     }
