@@ -107,7 +107,7 @@ inline constexpr NamedValue<sa::Model> kTurbulenceModelTable[] = {
      "SA-neg (Allmaras, Johnson & Spalart 2012): the same solution, robust where ν̃ < 0"}};
 inline constexpr NamedValue<TurbulenceConvection> kTurbulenceConvectionTable[] = {
     {"first_order", TurbulenceConvection::kFirstOrder,
-     "upwind of the cell values (before 2026-11-26; the C++ default)"},
+     "upwind of the cell values (the default, in case files and C++)"},
     {"second_order", TurbulenceConvection::kSecondOrder,
      "upwind of MUSCL face values with the case's limiter (ε scaled by ν̃∞²); the implicit "
      "operator stays first order"}};
