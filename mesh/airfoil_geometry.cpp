@@ -1,5 +1,7 @@
 #include "mesh/airfoil_geometry.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -191,6 +193,44 @@ std::vector<double> half_cosine(double a, double b, long m) {
     out[j] = a + (b - a) * 0.5 * (1 - std::cos(kPi * j / static_cast<double>(m)));
   return out;
 }
+
+}  // namespace
+
+std::vector<double> vinokur_spacing(double a, double b, long m, double ds_a, double ds_b) {
+  const double length = b - a;
+  if (!(m >= 2 && length > 0 && ds_a > 0 && ds_b > 0 && ds_a + ds_b < length))
+    throw InputError(fmt::format(
+        "tanh surface spacing: spacings {} and {} do not fit {} intervals of a surface {} long",
+        ds_a, ds_b, m, length));
+  const double s0 = ds_a / length, s1 = ds_b / length, big_a = std::sqrt(s1 / s0);
+  const double big_b = 1 / (static_cast<double>(m) * std::sqrt(s0 * s1));
+  // δ from sinh(δ)/δ = B (B > 1: clustered) or sin(δ)/δ = B (B < 1, δ < π), by bisection.
+  const bool hyperbolic = big_b > 1;
+  const auto f = [&](double d) { return (hyperbolic ? std::sinh(d) : std::sin(d)) / d - big_b; };
+  double lo = 1e-12, hi = hyperbolic ? 1.0 : kPi - 1e-12;
+  if (hyperbolic)
+    while (f(hi) < 0) hi *= 2;
+  for (int it = 0; it < 200; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    ((f(mid) < 0) == hyperbolic ? lo : hi) = mid;
+  }
+  const double delta = 0.5 * (lo + hi);
+  std::vector<double> out(static_cast<std::size_t>(m + 1));
+  for (long j = 0; j <= m; ++j) {
+    const double xi = static_cast<double>(j) / static_cast<double>(m);
+    const double u =
+        std::abs(big_b - 1) < 1e-12
+            ? xi
+            : 0.5 * (1 + (hyperbolic ? std::tanh(delta * (xi - 0.5)) / std::tanh(0.5 * delta)
+                                     : std::tan(delta * (xi - 0.5)) / std::tan(0.5 * delta)));
+    out[static_cast<std::size_t>(j)] = a + length * u / (big_a + (1 - big_a) * u);
+  }
+  out.front() = a;
+  out.back() = b;
+  return out;
+}
+
+namespace {
 
 // Parameter of the point on `p` farthest from (tx, ty), refined by golden-section search.
 double farthest_parameter(const Piece& p, double tx, double ty) {
@@ -826,6 +866,12 @@ AirfoilShape JoukowskiAirfoil::shape(int points) const {
 
 // ---- resampling ----------------------------------------------------------------------------
 AirfoilShape resample_airfoil(const AirfoilShape& shape, long points, SurfaceSpacing spacing) {
+  return resample_airfoil(shape, points, SurfaceSpacingSpec{spacing, 0, 0});
+}
+
+AirfoilShape resample_airfoil(const AirfoilShape& shape, long points,
+                              const SurfaceSpacingSpec& spec) {
+  const SurfaceSpacing spacing = spec.kind;
   validate_airfoil(shape);
   const std::size_t n = shape.size();
   if (points < 16)
@@ -866,6 +912,13 @@ AirfoilShape resample_airfoil(const AirfoilShape& shape, long points, SurfaceSpa
     const long m_lower = cells[main] / 2, m_upper = cells[main] - m_lower;
     main_t = half_cosine(0, t_le, m_lower);
     const std::vector<double> up = half_cosine(t_le, mp.length, m_upper);
+    main_t.insert(main_t.end(), up.begin() + 1, up.end());
+  } else if (spacing == SurfaceSpacing::kTanh) {
+    const double t_le = farthest_parameter(mp, shape.x[0], shape.y[0]);
+    const long m_lower = cells[main] / 2, m_upper = cells[main] - m_lower;
+    const double le = spec.leading_edge * chord, te = spec.trailing_edge * chord;
+    main_t = vinokur_spacing(0, t_le, m_lower, te, le);
+    const std::vector<double> up = vinokur_spacing(t_le, mp.length, m_upper, le, te);
     main_t.insert(main_t.end(), up.begin() + 1, up.end());
   } else {
     const double lambda = 0.02 * chord;

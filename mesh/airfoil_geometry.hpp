@@ -114,9 +114,21 @@ class JoukowskiAirfoil {
 // Redistributes the surface to `points` points (O-grid nodes i = 0 … points−1) along cubic
 // splines through the shape, keeping its corners. kCosine clusters at LE and TE (half-cosine on
 // each surface, split at the LE); kCurvature spaces points by the weight 1 + √(c|κ|) plus a
-// TE clustering term, so curved parts get more points.
-enum class SurfaceSpacing { kCosine, kCurvature };
+// TE clustering term, so curved parts get more points. kTanh: Vinokur's two-sided tanh
+// stretching on each surface, from the given TE spacing to the given LE spacing (arc length, in
+// chords; Vinokur's spacings are approximate, within a few per cent), so the two can be set apart
+// (cosine ties them: both shrink as 1/points²).
+enum class SurfaceSpacing { kCosine, kCurvature, kTanh };
+struct SurfaceSpacingSpec {
+  SurfaceSpacing kind = SurfaceSpacing::kCosine;
+  double leading_edge = 0, trailing_edge = 0;  // kTanh only, in chords
+};
 AirfoilShape resample_airfoil(const AirfoilShape& shape, long points, SurfaceSpacing spacing);
+AirfoilShape resample_airfoil(const AirfoilShape& shape, long points,
+                              const SurfaceSpacingSpec& spacing);
+// m + 1 parameters from a to b with first spacing ≈ ds_a and last ≈ ds_b (Vinokur 1983,
+// two-sided). InputError when the two spacings do not fit m intervals of b − a.
+std::vector<double> vinokur_spacing(double a, double b, long m, double ds_a, double ds_b);
 
 // A named source of airfoil shapes, created from a case-file section {type: NAME, ...}.
 class AirfoilSource {

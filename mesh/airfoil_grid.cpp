@@ -110,6 +110,83 @@ void smooth_along(Front& f, double mu, double b, const std::vector<double>& keep
   f = std::move(out);
 }
 
+// The arc-length increments of a front away from node 0 (the trailing edge's grid line): the
+// lower side (nodes 1, 2, …, n/2) and the upper side (n − 1, n − 2, …).
+void side_increments(const Front& f, std::vector<double>& lower, std::vector<double>& upper) {
+  const std::size_t n = f.size(), half = n / 2;
+  const auto len = [&](std::size_t i) {
+    const std::size_t k = (i + 1) % n;
+    return std::hypot(f.x[k] - f.x[i], f.y[k] - f.y[i]);
+  };
+  lower.resize(half);
+  upper.resize(n - half);
+  for (std::size_t k = 0; k < half; ++k) lower[k] = len(k);
+  for (std::size_t k = 0; k < n - half; ++k) upper[k] = len(n - 1 - k);
+}
+
+// Pulls the nodes either side of node 0 towards it along the front, by a fraction `weight`: the
+// widths of the cells across that line become at most max(surface's width, first · growth^k)
+// for the k-th cell away from it, until the first cell that is narrower already; the rest of
+// each side stretches evenly to keep its length. So the wake line carries the surface's TE
+// clustering downstream as a C-grid's wake cut does; without it the lines clustered at the TE
+// fan out around it within a hundredth of a chord (docs/validation/rans.md).
+void cluster_at_wake(Front& f, const std::vector<double>& surface_lower,
+                     const std::vector<double>& surface_upper, double growth, double weight) {
+  const std::size_t n = f.size(), half = n / 2;
+  std::vector<double> lower, upper;
+  side_increments(f, lower, upper);
+  const auto redistribute = [&](std::vector<double>& d, const std::vector<double>& surface) {
+    double deficit = 0, free = 0, cap = surface[0];
+    std::vector<bool> capped(d.size(), false);
+    bool open = true;  // capping stops at the first cell narrower than its cap
+    for (std::size_t k = 0; k < d.size(); ++k, cap *= growth) {
+      const double limit = std::max(cap, surface[k]);
+      if (open && limit < d[k]) {
+        deficit += d[k] - limit;
+        d[k] = limit;
+        capped[k] = true;
+      } else {
+        open = false;
+        free += d[k];
+      }
+    }
+    if (!(free > 0)) {  // every cell capped (a coarse front far out): leave this side as it is
+      d = std::vector<double>(capped.size(), 0.0);
+      return false;
+    }
+    for (std::size_t k = 0; k < d.size(); ++k)
+      if (!capped[k]) d[k] *= 1 + deficit / free;
+    return true;
+  };
+  std::vector<double> new_lower = lower, new_upper = upper;
+  if (!redistribute(new_lower, surface_lower)) new_lower = lower;
+  if (!redistribute(new_upper, surface_upper)) new_upper = upper;
+  std::vector<double> s(n + 1, 0.0), t(n + 1, 0.0);
+  for (std::size_t k = 0; k < half; ++k) {
+    s[k + 1] = s[k] + lower[k];
+    t[k + 1] = t[k] + new_lower[k];
+  }
+  double total = s[half];
+  for (std::size_t k = 0; k < n - half; ++k) total += upper[k];
+  s[n] = t[n] = total;
+  for (std::size_t k = 0; k + 1 < n - half; ++k) {
+    s[n - k - 1] = s[n - k] - upper[k];
+    t[n - k - 1] = t[n - k] - new_upper[k];
+  }
+  Front out = f;
+  std::size_t seg = 0;
+  for (std::size_t i = 1; i < n; ++i) {
+    const double target = (1 - weight) * s[i] + weight * t[i];
+    while (seg + 1 < n && s[seg + 1] < target) ++seg;
+    const std::size_t k = (seg + 1) % n;
+    const double len = s[seg + 1] - s[seg];
+    const double w = len > 0 ? std::clamp((target - s[seg]) / len, 0.0, 1.0) : 0.0;
+    out.x[i] = f.x[seg] + w * (f.x[k] - f.x[seg]);
+    out.y[i] = f.y[seg] + w * (f.y[k] - f.y[seg]);
+  }
+  f = std::move(out);
+}
+
 // One marching step from p by `step`, with normal dissipation of strength `nu` (per pass,
 // ≤ 0.5) applied where the step is large relative to the spacing along the front.
 Front march(const Front& p, double step, double nu, int extra_passes) {
@@ -184,7 +261,8 @@ CurvilinearGrid build_airfoil_grid(const AirfoilShape& input, const AirfoilGridO
   if (nj < 4) throw InputError("cells_normal must be at least 4, got " + std::to_string(nj));
   if (!(o.first_cell_height > 0) || !(o.farfield_radius > 1))
     throw InputError("first_cell_height must be > 0 and farfield_radius > 1 chord");
-  const AirfoilShape shape = resample_airfoil(input, ni, o.spacing);
+  const AirfoilShape shape = resample_airfoil(
+      input, ni, SurfaceSpacingSpec{o.spacing, o.leading_edge_spacing, o.trailing_edge_spacing});
   const double chord = shape.chord();
   const std::size_t le = shape.leading_edge();
   const double cx = 0.5 * (shape.x[0] + shape.x[le]), cy = 0.5 * (shape.y[0] + shape.y[le]);
@@ -226,6 +304,8 @@ CurvilinearGrid build_airfoil_grid(const AirfoilShape& input, const AirfoilGridO
   arc_fractions(p, fractions);
   long relaxed = 0;
   const double nu = 0.5 * std::clamp(o.smoothing, 0.0, 1.0);
+  std::vector<double> surface_lower, surface_upper;  // the surface's widths from the TE
+  side_increments(p, surface_lower, surface_upper);
   for (long j = 0; j < nj; ++j) {
     const double step = d[j + 1] - d[j];
     const double mid = 0.5 * (d[j] + d[j + 1]);
@@ -248,6 +328,11 @@ CurvilinearGrid build_airfoil_grid(const AirfoilShape& input, const AirfoilGridO
       const double nu_try = attempt == 0 ? nu * ramp : std::max(nu, 0.25);
       q = march(p, step, nu_try, attempt == 0 ? 0 : 2 << attempt);
       smooth_along(q, diffusion, slide, fractions, keep_weight);
+      // A layer that stays invalid with more dissipation gets less wake clustering (halved per
+      // attempt from the fifth, none at the last): coarse fronts far out cannot carry it all.
+      const double wake = attempt < 4 ? 1.0 : (attempt == 7 ? 0.0 : std::pow(0.5, attempt - 3));
+      if (o.wake_growth > 0 && j > 0)
+        cluster_at_wake(q, surface_lower, surface_upper, o.wake_growth, ramp * wake);
       ok = worst_cell(p, q, nullptr) > 0;
       if (!ok && attempt == 0) ++relaxed;
     }
@@ -320,9 +405,21 @@ Schema airfoil_mesh_schema() {
       .at_least(2)
       .at_most(1000)
       .fallback("30");
-  s.choice("surface_spacing", {"cosine", "curvature"},
-           "surface point distribution: cosine clusters at LE and TE; curvature follows √(c|κ|)")
+  s.choice("surface_spacing", {"cosine", "curvature", "tanh"},
+           "surface point distribution: cosine clusters at LE and TE (both spacings ∝ "
+           "1/cells_around²); curvature follows √(c|κ|); tanh: Vinokur's stretching on each "
+           "surface from trailing_edge_spacing to leading_edge_spacing")
       .fallback("cosine");
+  s.real("leading_edge_spacing", "surface_spacing tanh: arc length of the cells at the LE")
+      .units("chord")
+      .above(0)
+      .at_most(0.1)
+      .fallback("5e-4");
+  s.real("trailing_edge_spacing", "surface_spacing tanh: arc length of the cells at the TE")
+      .units("chord")
+      .above(0)
+      .at_most(0.1)
+      .fallback("5e-4");
   s.real("smoothing",
          "scale of the marching dissipation and of the node diffusion along each layer (0: "
          "pure normal marching, except that an invalid layer is re-marched with dissipation; "
@@ -330,6 +427,13 @@ Schema airfoil_mesh_schema() {
       .at_least(0)
       .at_most(2)
       .fallback("1");
+  s.real("wake_growth",
+         "growth ratio of the cell widths across the trailing edge's grid line on every layer, "
+         "from the surface's TE spacing until the layer's own spacing (the near wake, as a "
+         "C-grid's wake cut clusters it); 0: off, the lines fan out around the TE")
+      .at_least(0)
+      .at_most(2)
+      .fallback("0");
   return s;
 }
 
@@ -339,9 +443,16 @@ AirfoilGridOptions airfoil_grid_options(const CaseNode& m) {
   o.cells_normal = static_cast<long>(m.integer("cells_normal"));
   o.first_cell_height = m.real("first_cell_height");
   o.farfield_radius = m.real("farfield_radius");
-  o.spacing = m.string("surface_spacing") == "curvature" ? SurfaceSpacing::kCurvature
-                                                         : SurfaceSpacing::kCosine;
+  const std::string spacing = m.string("surface_spacing");
+  o.spacing = spacing == "curvature" ? SurfaceSpacing::kCurvature
+              : spacing == "tanh"    ? SurfaceSpacing::kTanh
+                                     : SurfaceSpacing::kCosine;
+  o.leading_edge_spacing = m.real("leading_edge_spacing");
+  o.trailing_edge_spacing = m.real("trailing_edge_spacing");
   o.smoothing = m.real("smoothing");
+  o.wake_growth = m.real("wake_growth");
+  if (o.wake_growth > 0 && o.wake_growth <= 1)
+    m.fail("wake_growth", "must be 0 (off) or a growth ratio above 1");
   return o;
 }
 

@@ -21,7 +21,10 @@
 //   last one is exactly the circle of the far-field radius about mid-chord.
 // Trade-offs: the trailing-edge corner cells are fans (skewness 0.91 for a NACA 0012 TE, ~1 for
 // the Joukowski cusp: inherent to an O-grid around a sharp TE), and cosine spacing leaves a
-// surface growth ratio near 3 next to the LE and TE.
+// surface growth ratio near 3 next to the LE and TE. The lines clustered at the TE fan out
+// around it, leaving the near wake a few cells across on every grid level unless `wake_growth`
+// pulls each layer's nodes back towards the TE's grid line (a C-grid's wake cut, in effect):
+// turbulent lift depends on it (docs/validation/rans.md).
 // Layer distances follow a geometric progression whose ratio is solved so that the first cell
 // has the requested height and the last layer reaches the far field.
 #include "core/case_node.hpp"
@@ -37,7 +40,11 @@ struct AirfoilGridOptions {
   double first_cell_height = 1e-3;  // wall-normal height of the first cell, in chords
   double farfield_radius = 30;      // outer circle radius about mid-chord, in chords
   SurfaceSpacing spacing = SurfaceSpacing::kCosine;
+  double leading_edge_spacing = 0, trailing_edge_spacing = 0;  // kTanh only, in chords
   double smoothing = 1.0;  // scales the marching dissipation (0: pure normal marching)
+  // > 1: cells across the TE's grid line grow by this ratio from the TE spacing on every layer
+  // (clusters the near wake); 0: off.
+  double wake_growth = 0;
 };
 
 // What the generator did, for logs and summary.json.

@@ -55,6 +55,9 @@ Schema turbulence_schema() {
          "stall large-CFL runs (docs/validation/rans.md)")
       .at_least(0)
       .fallback("0");
+  s.choice("convection", names_of(kTurbulenceConvectionTable),
+           "convection of ν̃ (" + docs_of(kTurbulenceConvectionTable) + ")")
+      .fallback("first_order");
   return s;
 }
 
@@ -185,6 +188,9 @@ void AirfoilSolver::initialize(const CaseNode& config, Runtime& runtime) {
   p.nu_tilde_ratio = turbulence.real("nu_tilde_ratio");
   p.freestream_temperature = turbulence.real("freestream_temperature");
   p.turbulence_cfl = turbulence.real("cfl");
+  p.turbulence_convection =
+      lookup(kTurbulenceConvectionTable, turbulence.string("convection"), turbulence, "convection")
+          .value;
   p.cfl = config.real("cfl");
   p.cfl_ramp = config.integer("cfl_ramp");
   p.max_iterations = config.integer("max_iterations");

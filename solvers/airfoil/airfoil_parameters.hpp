@@ -22,6 +22,9 @@ enum class InnerBoundary { kWall, kFarField };
 // neighbour's ΔU counts as zero (no waiting, but a weaker smoother: the laminar NACA 0012 case
 // stalls on 2 ranks). C++ only, for comparisons; case files always pipeline.
 enum class RankCoupling { kPipelined, kBlockJacobi };
+// Convection of ν̃ (turbulence.hpp): first-order upwind, or upwind of MUSCL face values limited
+// as the mean flow's (the implicit operator stays first order in both, as SU2's).
+enum class TurbulenceConvection { kFirstOrder, kSecondOrder };
 
 struct AirfoilParameters {
   Equations equations = Equations::kEuler;
@@ -71,6 +74,7 @@ struct AirfoilParameters {
   // one damps the period-2 cycle of the loosely coupled ν̃ step at large time steps
   // (docs/validation/rans.md).
   double turbulence_cfl = 0;
+  TurbulenceConvection turbulence_convection = TurbulenceConvection::kFirstOrder;
 };
 
 // What is wrong with a stop_on list (an unknown criterion, or none), or "" when it is valid;
@@ -101,6 +105,12 @@ inline constexpr NamedValue<sa::Model> kTurbulenceModelTable[] = {
     {"sa", sa::Model::kSa, "standard SA of NASA's TMR (with f_t2), ν̃ clipped at 0"},
     {"sa_neg", sa::Model::kSaNeg,
      "SA-neg (Allmaras, Johnson & Spalart 2012): the same solution, robust where ν̃ < 0"}};
+inline constexpr NamedValue<TurbulenceConvection> kTurbulenceConvectionTable[] = {
+    {"first_order", TurbulenceConvection::kFirstOrder,
+     "upwind of the cell values (the default, in case files and C++)"},
+    {"second_order", TurbulenceConvection::kSecondOrder,
+     "upwind of MUSCL face values with the case's limiter (ε scaled by ν̃∞²); the implicit "
+     "operator stays first order"}};
 inline constexpr NamedValue<Limiter> kLimiterTable[] = {
     {"van_albada", Limiter::kVanAlbada, "smooth; converges to round-off (default)"},
     {"van_leer", Limiter::kVanLeer, "harmonic mean of the slopes"},

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "solvers/airfoil/flow_level.hpp"
 #include "solvers/airfoil/spalart_allmaras.hpp"
+#include "solvers/airfoil/turbulence_convection.hpp"
 #include "solvers/scoped_phase.hpp"
 
 namespace surrox::solvers::airfoil {
@@ -70,6 +71,11 @@ struct TurbulenceSweep {
   bool periodic, lo, hi;
 };
 
+// Column c clamped to a rectangle's 0 … ni − 1 (its reconstruction falls back to one side).
+KOKKOS_INLINE_FUNCTION long clamp_column(long c, long ni) {
+  return c < 0 ? 0 : (c >= ni ? ni - 1 : c);
+}
+
 // MPI tags of the ν̃ wavefront (LU-SGS uses 4103, 4104).
 constexpr int kTagTurbulenceForward = 4105, kTagTurbulenceBackward = 4106;
 
@@ -128,6 +134,11 @@ void TurbulenceSolver::evaluate(FlowLevel& level, double cfl) {
   const double inv_cfl = 1 / cfl, mu_ref = level.mu, theta_inf = level.p_inf;
   const double s_ratio = level.sutherland_ratio, nt_inf = level.nu_tilde_inf;
   const sa::Model model = level.parameters.turbulence_model;
+  const bool second_order =
+      level.parameters.turbulence_convection == TurbulenceConvection::kSecondOrder;
+  const Limiter limiter = level.parameters.limiter;
+  // van Albada's ε is a squared difference in free-stream units; ν̃'s unit is ν̃∞.
+  const double eps = level.parameters.limiter_epsilon * nt_inf * nt_inf;
   double squares = 0;
   Kokkos::parallel_reduce(
       "Turbulence::residual", Range2({0, 0}, {nl, ni}),
@@ -171,7 +182,17 @@ void TurbulenceSolver::evaluate(FlowLevel& level, double cfl) {
           curl += vf * sx - uf * sy;
           const double nt_n = nt(0, rn, cn);
           const double q = uf * sx + vf * sy, a = fmin(q, 0.0);
-          rsum += a * (nt_n - nt_c);
+          if (second_order) {
+            // The cells behind c and beyond n on the same grid line (clamped at the ends of a
+            // rectangle; rows ±2 are ghost rows or the neighbour rank's).
+            const long dr = rn - r, di = n == 0 ? -1 : (n == 1 ? 1 : 0);
+            const long cb = periodic ? wrap(i - di, ni) : clamp_column(i - di, ni);
+            const long cf = periodic ? wrap(i + 2 * di, ni) : clamp_column(i + 2 * di, ni);
+            rsum += muscl_convection(q, nt(0, r - dr, cb), nt_c, nt_n, nt(0, rn + dr, cf), limiter,
+                                     eps);
+          } else {
+            rsum += a * (nt_n - nt_c);
+          }
           d -= a;
           // Diffusion with the face's molecular ν (Sutherland) and SA-neg's f_n.
           const double rho_f = 0.5 * (rho_c + w(0, rn, cn));

@@ -3,12 +3,13 @@
 // the pointwise model): its ghost rows, its residual and its implicit update.
 //
 // Discretisation (cell-centred, the mean flow's grid and local time steps):
-// - convection u·∇ν̃ first order upwind, Σ_f min(q_f, 0)(ν̃_n − ν̃_c) with q_f = ū_f·S_f (the
-//   non-conservative form, as SU2's CUpwSca_TurbSA and TMR's equation). Why first order: the
-//   ν̃ field is smooth where convection matters (outside the viscous sublayer, where diffusion
-//   and the sources dominate), upwinding keeps the implicit operator an M-matrix so ν̃ stays
-//   positive without a limiter, and CFL3D runs TMR's SA cases with first-order turbulence
-//   convection too; the flat-plate grid study (docs/validation/rans.md) measures what it costs.
+// - convection u·∇ν̃ upwind in the non-conservative form (TMR's equation), with q_f = ū_f·S_f:
+//   `turbulence.convection: first_order`, Σ_f min(q_f, 0)(ν̃_n − ν̃_c), or `second_order`, the
+//   same with MUSCL face values of ν̃ limited by the mean flow's limiter
+//   (turbulence_convection.hpp). First order keeps the operator an M-matrix, so ν̃ stays
+//   positive without a limiter; second order is what Flow360's study of TMR's NACA 0012 found
+//   needed for grid convergence (docs/validation/rans.md measures both). The implicit operator
+//   is the first-order one in both (as SU2's with MUSCL_TURB).
 // - diffusion (1/σ)[∇·((ν + ν̃)∇ν̃) + c_b2|∇ν̃|²] as (1/σ)Σ_f (ν_f + (1 + c_b2)ν̃_f f_n − c_b2 ν̃_c
 //   f_n)∇ν̃·S_f (the identity ∇·(ν̃∇ν̃) = ν̃∇²ν̃ + |∇ν̃|², as SU2's CAvgGrad_TurbSA), the face
 //   gradient from the two cells along the line of centroids, ∇ν̃·S ≈ (ν̃_n − ν̃_c)|S|²/(S·Δx);
@@ -25,7 +26,7 @@
 // laminar results bit for bit), SA's stiff source is treated implicitly on its own, and the
 // model's time scales are the mean flow's, so lagging one by a cycle costs few cycles.
 //
-// Implicit step: (V/Δt + ∂R/∂ν̃) Δν̃ = −R with the exact Jacobian of the first-order convection
+// Implicit step: (V/Δt + ∂R/∂ν̃) Δν̃ = −R with the Jacobian of the first-order convection
 // and of the frozen-coefficient diffusion, the source linearised as in spalart_allmaras.hpp,
 // by symmetric Gauss–Seidel over the hyperplanes i + j, pipelined over the ranks as LU-SGS is
 // (N ranks take the one-rank sweeps; block Jacobi with RankCoupling::kBlockJacobi).
@@ -49,6 +50,8 @@ class TurbulenceSolver {
   // Error naming the cell when ν̃ turns non-finite.
   void smooth(FlowLevel& level);
   double absolute_residual() const { return absolute_residual_; }
+  // R of the last evaluate(), (rows, ni) of the slab: for tests.
+  const Array2& residual() const { return res_; }
 
  private:
   // Error (exit 1, on every rank) naming the first cell whose ν̃ is not finite.

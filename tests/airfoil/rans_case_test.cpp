@@ -51,6 +51,18 @@ TEST(RansCase, BadInputExitsTwo) {
             2)
       << out;
   EXPECT_NE(out.find("sa_neg"), std::string::npos) << out;
+  // An unknown ν̃ convection scheme names the choices; a wake growth ratio not above 1.
+  EXPECT_EQ(surrox::testing::run_surrox("run " + rans + " -o " + dir.string() +
+                                            " --set solver.turbulence.convection=third_order",
+                                        &out),
+            2)
+      << out;
+  EXPECT_NE(out.find("second_order"), std::string::npos) << out;
+  EXPECT_EQ(surrox::testing::run_surrox(
+                "run " + rans + " -o " + dir.string() + " --set solver.mesh.wake_growth=0.5", &out),
+            2)
+      << out;
+  EXPECT_NE(out.find("solver.mesh.wake_growth"), std::string::npos) << out;
   // A turbulence section in an Euler case.
   std::ofstream(dir / "euler_sa.yaml")
       << "solver:\n  type: airfoil\n  equations: euler\n  turbulence:\n    model: sa\n";

@@ -6,7 +6,9 @@
 // r is capped at 10, a laminar state where f_t2 makes P negative, a turbulent state (f_t2 = 0),
 // and the SA-neg branch for ν̃ < 0. Then the discrete boundary conditions of ν̃ on a flat-plate
 // grid (wall ghost −ν̃, symmetry ghost +ν̃, far-field inflow ν̃∞, outflow extrapolated) and the
-// wall distance ahead of the plate.
+// wall distance ahead of the plate. Last, the second-order convection of ν̃
+// (turbulence_convection.hpp): exact for a quadratic ν̃ on a uniform grid, where first order errs
+// by u·V·h·ν̃''/2.
 #include "solvers/airfoil/spalart_allmaras.hpp"
 
 #include <gtest/gtest.h>
@@ -17,6 +19,7 @@
 #include "solvers/airfoil/boundary_conditions.hpp"
 #include "solvers/airfoil/flow_level.hpp"
 #include "solvers/airfoil/turbulence.hpp"
+#include "solvers/airfoil/turbulence_convection.hpp"
 
 namespace surrox::solvers::airfoil {
 namespace {
@@ -134,6 +137,78 @@ TEST(SpalartAllmaras, DiscreteWallSymmetryAndFarFieldRows) {
   const mesh::GridMetrics m = mesh::compute_metrics(grid);
   EXPECT_DOUBLE_EQ(m.wall_distance(0, 3), std::hypot(m.xc(0, 3), m.yc(0, 3)));
   EXPECT_DOUBLE_EQ(m.wall_distance(20, 3), m.yc(20, 3));
+}
+
+// The face term itself: in uniform flow on a uniform line of cells, the two faces of a cell give
+// the second-order upwind difference, exact for a quadratic with Fromm's slopes.
+TEST(TurbulenceConvection, FaceTermsOfAQuadraticAreExact) {
+  const auto f = [](double x) { return 1 + 3 * x * x; };
+  const double h = 0.1, x = 0.7;  // cell centre x, neighbours at x ± h
+  // Inflow face (towards x − h, q < 0) and outflow face (towards x + h, q > 0), q = ±1.
+  const double in = muscl_convection(-1, f(x + h), f(x), f(x - h), f(x - 2 * h), Limiter::kNone, 0);
+  const double out = muscl_convection(1, f(x - h), f(x), f(x + h), f(x + 2 * h), Limiter::kNone, 0);
+  EXPECT_NEAR(in + out, 6 * x * h, 1e-13);  // h·dν̃/dx
+  // First order (zero slopes): −(f(x − h) − f(x)) = 6xh − 3h², off by h²·ν̃''/2.
+  const double first =
+      muscl_convection(-1, f(x + h), f(x), f(x - h), f(x - 2 * h), Limiter::kFirstOrder, 0);
+  EXPECT_NEAR(first, 6 * x * h - 3 * h * h, 1e-13);
+  // A limiter clips at an extremum: ν̃ peaks in c, so its face value stays ν̃_c.
+  EXPECT_EQ(muscl_convection(1, 1.0, 2.0, 1.0, 0.0, Limiter::kMinmod, 0), 0.0);
+}
+
+// The solver's residual: ν̃ = ν̃∞(1 + A x²) in a uniform stream u along x on a uniform grid.
+// Every other term of the residual is the same for both schemes, so R₂ − R₁ is the difference
+// of the convective terms, u h_y h² A ν̃∞ in each interior cell (first order's error).
+TEST(TurbulenceConvection, SecondOrderResidualDiffersByFirstOrdersError) {
+  mesh::FlatPlateGridSpec spec;
+  spec.cells_upstream = 8;
+  spec.cells_plate = 32;
+  spec.cells_normal = 8;
+  spec.x_inflow = -0.5;
+  spec.leading_edge_spacing = 0.0625;  // = 0.5 / 8 = 2 / 32: uniform in x
+  spec.wall_spacing = 0.125;           // uniform in y
+  const mesh::CurvilinearGrid grid = mesh::build_flat_plate_grid(spec);
+  const long ni = grid.cells_i(), nj = grid.cells_j();
+  const double h = 0.0625, hy = 0.125, a = 0.3;
+  std::vector<double> residual[2];
+  double u = 0;  // the free stream's u in the solver's units
+  for (int order = 0; order < 2; ++order) {
+    AirfoilParameters p;
+    p.equations = Equations::kRans;
+    p.mach = 0.2;
+    p.reynolds = 5e6;
+    p.far_field = FarField::kFreestream;
+    p.limiter = Limiter::kNone;
+    p.turbulence_convection =
+        order == 0 ? TurbulenceConvection::kFirstOrder : TurbulenceConvection::kSecondOrder;
+    FlowLevel level(p, grid, Slab(MPI_COMM_SELF, {nj}, ni));
+    level.set_freestream();
+    u = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), level.w)(1, 2, 0);
+    const mesh::GridMetrics m = mesh::compute_metrics(grid);
+    auto nt = Kokkos::create_mirror_view(level.nu_tilde);
+    for (long j = 0; j < nj; ++j)
+      for (long i = 0; i < ni; ++i)
+        nt(0, j + 2, i) = level.nu_tilde_inf * (1 + a * m.xc(i, j) * m.xc(i, j));
+    Kokkos::deep_copy(level.nu_tilde, nt);
+    fill_boundary_rows(level);
+    fill_turbulence_rows(level);
+    TurbulenceSolver solver(level);
+    solver.evaluate(level, 10.0);
+    auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), solver.residual());
+    for (long j = 0; j < nj; ++j)
+      for (long i = 0; i < ni; ++i) residual[order].push_back(r(j, i));
+  }
+  ASSERT_GT(u, 0);
+  long checked = 0;
+  for (long j = 1; j + 1 < nj; ++j)
+    for (long i = 2; i + 2 < ni; ++i) {
+      const std::size_t n = static_cast<std::size_t>(j * ni + i);
+      EXPECT_NEAR(residual[1][n] - residual[0][n], u * hy * h * h * a * 3 / 5e6,
+                  1e-9 * u * hy * h * h * a * 3 / 5e6)
+          << "cell (" << i << ", " << j << ")";
+      ++checked;
+    }
+  EXPECT_GT(checked, 100);
 }
 
 }  // namespace

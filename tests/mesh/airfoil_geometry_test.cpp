@@ -318,6 +318,30 @@ TEST(AirfoilGeometry, ResamplingKeepsTheSurfaceAndClustersPoints) {
   EXPECT_THROW(resample_airfoil(dense, 8, SurfaceSpacing::kCosine), InputError);
 }
 
+// Vinokur's two-sided stretching: its end spacings near the requested ones, monotone, and the
+// tanh surface spacing sets the TE spacing apart from the LE's (cosine ties them).
+TEST(AirfoilGeometry, TanhSpacingSetsTheTrailingEdgeSpacing) {
+  const std::vector<double> t = vinokur_spacing(0, 1, 128, 1e-4, 2e-3);
+  ASSERT_EQ(t.size(), 129u);
+  for (std::size_t k = 1; k < t.size(); ++k) ASSERT_GT(t[k], t[k - 1]);
+  EXPECT_NEAR(t[1] - t[0], 1e-4, 0.05e-4);
+  EXPECT_NEAR(t[128] - t[127], 2e-3, 0.1e-3);
+  EXPECT_THROW(vinokur_spacing(0, 1, 128, 0.6, 0.6), InputError);
+  const AirfoilShape dense = naca_airfoil("0012", true, 600);
+  for (double te : {1e-4, 1e-3}) {
+    const AirfoilShape s =
+        resample_airfoil(dense, 256, SurfaceSpacingSpec{SurfaceSpacing::kTanh, 5e-4, te});
+    ASSERT_EQ(s.size(), 256u);
+    const double chord = dense.chord();
+    const double ds_te = std::hypot(s.x[1] - s.x[0], s.y[1] - s.y[0]) / chord;
+    const std::size_t le = s.leading_edge();
+    const double ds_le = std::hypot(s.x[le + 1] - s.x[le], s.y[le + 1] - s.y[le]) / chord;
+    EXPECT_NEAR(ds_te, te, 0.1 * te);
+    EXPECT_NEAR(ds_le, 5e-4, 0.5e-4);
+    EXPECT_NEAR(s.area(), dense.area(), 1e-4);
+  }
+}
+
 TEST(AirfoilGeometry, SourcesAreChosenByNameFromTheCaseFile) {
   const AirfoilShape a = make_airfoil(airfoil_section("airfoil: {type: naca, digits: \"2412\"}\n"));
   EXPECT_EQ(a.name, "NACA 2412");

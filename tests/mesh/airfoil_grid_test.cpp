@@ -185,6 +185,37 @@ TEST(AirfoilGrid, BluntTrailingEdgeAndCurvatureSpacingGiveValidGrids) {
   }
 }
 
+// wake_growth: the cells either side of the trailing edge's grid line stay narrow downstream
+// (the surface's TE spacing carried into the wake), where the default marching fans them out to
+// about a hundredth of a chord within 0.05 chord of the TE; both grids stay valid.
+TEST(AirfoilGrid, WakeGrowthClustersCellsAcrossTheNearWake) {
+  const AirfoilShape shape = naca_airfoil("0012");
+  const auto width_at = [](const CurvilinearGrid& g, double x) {
+    const long ni = g.cells_i();
+    long j = 0;
+    while (j < g.cells_j() && g.x(0, j) < x) ++j;
+    return 0.5 * (std::hypot(g.x(1, j) - g.x(0, j), g.y(1, j) - g.y(0, j)) +
+                  std::hypot(g.x(ni - 1, j) - g.x(0, j), g.y(ni - 1, j) - g.y(0, j)));
+  };
+  AirfoilGridOptions o;
+  o.cells_around = 128;
+  o.cells_normal = 64;
+  o.first_cell_height = 1e-5;
+  const CurvilinearGrid plain = build_airfoil_grid(shape, o);
+  o.wake_growth = 1.2;
+  const CurvilinearGrid wake = build_airfoil_grid(shape, o);
+  for (const CurvilinearGrid* g : {&plain, &wake}) {
+    const GridQuality q = grid_quality(*g);
+    EXPECT_EQ(q.nonpositive_cells, 0);
+    EXPECT_LT(q.max_wall_orthogonality_deg.value, 3.0);
+  }
+  const double te = std::hypot(wake.x(1, 0) - wake.x(0, 0), wake.y(1, 0) - wake.y(0, 0));
+  for (double x : {1.05, 1.5}) {
+    EXPECT_GT(width_at(plain, x), 20 * te) << x;
+    EXPECT_LT(width_at(wake, x), 0.2 * width_at(plain, x)) << x;
+  }
+}
+
 // NACA 0012 coordinates in Selig order whose trailing edge is open by 1e-5 chords.
 AirfoilShape tiny_gap_airfoil() {
   const AirfoilShape s = naca_airfoil("0012", true, 120);
