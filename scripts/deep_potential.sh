@@ -7,10 +7,10 @@
 #   2. training (cases/deep_potential/si_train.yml) → OUT/model.pt;
 #   3. evaluation on the held-out crystal and liquid trajectories → OUT/eval_*/summary.json.
 # Not yet: DP-driven MD against SW-driven MD (the MD coupler is future work).
-# Usage: scripts/deep_potential.sh OUT [STEPS]   (STEPS: training steps, default 14000)
+# Usage: scripts/deep_potential.sh OUT [STEPS]   (STEPS: training steps, default 6000)
 set -euo pipefail
 out=${1:?usage: scripts/deep_potential.sh OUT [STEPS]}
-steps=${2:-14000}
+steps=${2:-6000}
 here=$(cd "$(dirname "$0")/.." && pwd)
 surrox=${SURROX:-$here/build/release/apps/surrox}
 case=$here/cases/deep_potential/si_reference.yaml
