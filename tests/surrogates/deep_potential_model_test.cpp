@@ -48,18 +48,7 @@ TEST(DeepPotentialModel, ForcesAreMinusTheEnergyGradient) {
   EXPECT_GT(m->davg[0][0].item<double>(), 0.0);  // statistics from the frame
   const Prediction p = predict(m, batch_of(m->config(), f));
   EXPECT_NEAR(p.energy.item<double>(), energy_of(m, f), 1e-12 * std::fabs(energy_of(m, f)));
-  const auto force = p.force.accessor<double, 3>();
-  const double h = 1e-4;
-  double worst = 0, largest = 0;
-  for (int i : {0, 5, 17, 42, 63})
-    for (int d = 0; d < 3; ++d) {
-      TestFrame plus = f, minus = f;
-      plus.coord[3 * i + d] += h;
-      minus.coord[3 * i + d] -= h;
-      const double fd = -(energy_of(m, plus) - energy_of(m, minus)) / (2 * h);
-      worst = std::max(worst, std::fabs(fd - force[0][i][d]));
-      largest = std::max(largest, std::fabs(force[0][i][d]));
-    }
+  const auto [worst, largest] = force_error(m, f);
   EXPECT_GT(largest, 1e-3);
   EXPECT_LT(worst / largest, 1e-6) << worst << " of " << largest;
   std::printf("forces vs finite differences: max |ΔF| / max |F| = %.3g\n", worst / largest);
@@ -71,24 +60,7 @@ TEST(DeepPotentialModel, ForcesAreMinusTheEnergyGradient) {
 TEST(DeepPotentialModel, VirialIsTheStrainDerivative) {
   const TestFrame f = diamond_frame(12);
   SeE2aModel m = make_model(f);
-  const Prediction p = predict(m, batch_of(m->config(), f));
-  const auto w = p.virial.accessor<double, 2>();
-  const double h = 1e-5;
-  double worst = 0, largest = 0;
-  for (int a = 0; a < 3; ++a)
-    for (int b = 0; b < 3; ++b) {
-      // x'_c = x_c + ε δ_ca x_b on atoms and lattice vectors: dE/dε = −W_ba.
-      auto strained = [&](double eps) {
-        TestFrame s = f;
-        for (std::size_t i = 0; i < s.coord.size() / 3; ++i)
-          s.coord[3 * i + a] += eps * f.coord[3 * i + b];
-        for (int k = 0; k < 3; ++k) s.box[3 * k + a] += eps * f.box[3 * k + b];
-        return s;
-      };
-      const double fd = (energy_of(m, strained(h)) - energy_of(m, strained(-h))) / (2 * h);
-      worst = std::max(worst, std::fabs(-fd - w[0][3 * b + a]));
-      largest = std::max(largest, std::fabs(w[0][3 * b + a]));
-    }
+  const auto [worst, largest] = virial_error(m, f);
   EXPECT_GT(largest, 1e-3);
   EXPECT_LT(worst / largest, 1e-6) << worst << " of " << largest;
   std::printf("virial vs strain derivative: max |ΔW| / max |W| = %.3g\n", worst / largest);
@@ -244,17 +216,7 @@ TEST(DeepPotentialModel, PrecomputedEnvironmentEqualsOnTheFly) {
   EnvBatch pre = fly;
   precompute_environment(pre, m->config().rcut_smth, m->config().rcut);
   const PrecomputeRun a = precompute_run(m, fly), b = precompute_run(m, pre);
-  EXPECT_LT(max_relative(b.p.energy, a.p.energy), 1e-12);
-  EXPECT_LT(max_relative(b.p.force, a.p.force), 1e-12);
-  EXPECT_LT(max_relative(b.p.virial, a.p.virial), 1e-12);
-  EXPECT_NEAR(b.loss, a.loss, 1e-12 * a.loss);
-  double worst = 0;
-  for (std::size_t k = 0; k < a.grads.size(); ++k)
-    worst = std::max(worst, max_relative(b.grads[k], a.grads[k]));
-  EXPECT_LT(worst, 1e-10);
-  std::printf(
-      "precomputed vs on the fly: |Δloss|/loss = %.3g, max weight-gradient difference %.3g\n",
-      std::fabs(b.loss - a.loss) / a.loss, worst);
+  expect_same_run(a, b);
   // The check can fail: a derivative off by 0.1 % changes the forces well beyond round-off.
   EnvBatch off = pre;
   off.env_deriv = pre.env_deriv * 1.001;

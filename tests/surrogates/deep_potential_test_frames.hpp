@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <utility>
 #include <vector>
@@ -73,6 +74,51 @@ inline PrecomputeRun precompute_run(SeE2aModel& m, const EnvBatch& b) {
 
 inline double max_relative(const torch::Tensor& a, const torch::Tensor& b) {
   return (a - b).abs().max().item<double>() / b.abs().max().item<double>();
+}
+
+// Training's precomputed path (b) against the on-the-fly one (a): energy, forces, virial, loss
+// and every weight gradient to round-off.
+inline void expect_same_run(const PrecomputeRun& a, const PrecomputeRun& b) {
+  EXPECT_LT(max_relative(b.p.energy, a.p.energy), 1e-12);
+  EXPECT_LT(max_relative(b.p.force, a.p.force), 1e-12);
+  EXPECT_LT(max_relative(b.p.virial, a.p.virial), 1e-12);
+  EXPECT_NEAR(b.loss, a.loss, 1e-12 * a.loss);
+  double worst = 0;
+  for (std::size_t k = 0; k < a.grads.size(); ++k)
+    worst = std::max(worst, max_relative(b.grads[k], a.grads[k]));
+  EXPECT_LT(worst, 1e-10);
+  std::printf(
+      "precomputed vs on the fly: |Δloss|/loss = %.3g, max weight-gradient difference %.3g\n",
+      std::fabs(b.loss - a.loss) / a.loss, worst);
+}
+
+// The energy is unchanged when atoms and box rotate together (about z by `angle`) and when the
+// atoms are listed in reverse order; rotating the atoms alone is another configuration, whose
+// energy differs (so the check can fail).
+inline void expect_rotation_and_permutation_invariance(SeE2aModel& m, const TestFrame& f,
+                                                       double angle) {
+  const double e = energy_of(m, f), c = std::cos(angle), s = std::sin(angle);
+  auto rotate = [&](std::vector<double>& v) {
+    for (std::size_t i = 0; i < v.size(); i += 3) {
+      const double x = v[i], y = v[i + 1];
+      v[i] = c * x - s * y;
+      v[i + 1] = s * x + c * y;
+    }
+  };
+  TestFrame rotated = f;
+  rotate(rotated.coord);
+  rotate(rotated.box);
+  EXPECT_NEAR(energy_of(m, rotated), e, 1e-10 * std::fabs(e));
+  TestFrame permuted = f;
+  const std::size_t n = f.types.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    permuted.types[i] = f.types[n - 1 - i];
+    for (int d = 0; d < 3; ++d) permuted.coord[3 * i + d] = f.coord[3 * (n - 1 - i) + d];
+  }
+  EXPECT_NEAR(energy_of(m, permuted), e, 1e-10 * std::fabs(e));
+  TestFrame atoms_only = f;
+  rotate(atoms_only.coord);
+  EXPECT_GT(std::fabs(energy_of(m, atoms_only) - e), 1e-4);
 }
 
 // Largest |F − (−dE/dx)| over a few atoms (central differences, h = 1e-4 Å) and the largest
