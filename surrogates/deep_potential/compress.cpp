@@ -53,6 +53,16 @@ nlohmann::json compress_model_file(const std::filesystem::path& input,
   }
   const TableParams params = model->table_range(r_min, options.stride, options.extrapolate);
   model->compress(params);
+  if (model->config().three_body.enabled()) {
+    const TableParams params3 =
+        model->three_body_table_range(r_min, options.stride, options.extrapolate);
+    model->compress_three_body(params3);
+    report["three_body_table"] = params3.to_json();
+    spdlog::info(
+        "three-body tables: x in [{:.4f}, {:.4f}] by {} and to {:.4f} by {} ({} intervals)",
+        params3.lower, params3.upper, params3.stride, params3.end(), 10 * params3.stride,
+        params3.intervals());
+  }
   nlohmann::json training = meta.value("training", nlohmann::json::object());
   training["compressed_from"] = input.string();
   save_model(output, model, training);

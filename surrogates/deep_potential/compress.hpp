@@ -1,5 +1,6 @@
 #pragma once
-// `surrox compress`: a trained deep potential with its embedding nets tabulated (tabulate.hpp).
+// `surrox compress`: a trained deep potential with its embedding nets tabulated (tabulate.hpp),
+// the three-body part's nets too where the model has one.
 // The table's range comes from the smallest neighbour distance of the data the model was
 // trained on (DeePMD-kit's min_nbor_dist), or is given.
 #include <filesystem>

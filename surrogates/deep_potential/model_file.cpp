@@ -19,6 +19,8 @@ void save_model(const std::filesystem::path& path, SeE2aModel& model,
       {"config", model->config().to_json()},
       {"training", training}};
   if (model->compressed()) metadata["compression"] = model->table_params().to_json();
+  if (model->three_body_compressed())
+    metadata["compression_three_body"] = model->three_body_table_params().to_json();
   archive.write("metadata", c10::IValue(metadata.dump()));
   AtomicFile file(path);
   archive.save_to(file.temporary().string());
@@ -36,6 +38,8 @@ SeE2aModel load_model(const std::filesystem::path& path, nlohmann::json* metadat
     // A compressed model: create its table buffers (shapes from the metadata), then load them.
     if (meta.contains("compression"))
       model->compress(TableParams::from_json(meta.at("compression")), false);
+    if (meta.contains("compression_three_body"))
+      model->compress_three_body(TableParams::from_json(meta.at("compression_three_body")), false);
     torch::serialize::InputArchive archive;
     archive.load_from(path.string());
     model->load(archive);

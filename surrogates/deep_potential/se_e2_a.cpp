@@ -275,12 +275,11 @@ torch::Tensor SeE2aModelImpl::atomic_energy_of_env(const torch::Tensor& env,
     }
     if (config_.three_body.enabled()) {
       const torch::Tensor r3 = (env3.index_select(0, rows) - davg3[ti]) / dstd3[ti];
-      d = torch::cat(
-          {d, three_body_descriptor(r3, config_.three_body.sel,
-                                    [&](int tj, int tk, const torch::Tensor& x) {
-                                      return three_body_embedding_[tj * nt + tk]->forward(x);
-                                    })},
-          1);
+      d = torch::cat({d, three_body_descriptor(r3, config_.three_body.sel,
+                                               [&](int tj, int tk, const torch::Tensor& x) {
+                                                 return embed_three_body(tj, tk, x);
+                                               })},
+                     1);
     }
     const torch::Tensor e = fitting_[ti]->forward(d).squeeze(-1) + bias[ti];
     energy = energy.index_add(0, rows, e);
@@ -292,6 +291,58 @@ torch::Tensor SeE2aModelImpl::embed(int ti, int tj, const torch::Tensor& x) {
   const int k = ti * config_.ntypes() + tj;
   if (compressed()) return evaluate_table(x, tables_[k], table_params_, *overflow_);
   return embedding_[k]->forward(x);
+}
+
+torch::Tensor SeE2aModelImpl::embed_three_body(int tj, int tk, const torch::Tensor& x) {
+  const int k = tj * config_.ntypes() + tk;
+  if (three_body_compressed())
+    return evaluate_table(x, three_body_tables_[k], three_body_table_params_, *overflow_);
+  return three_body_embedding_[k]->forward(x);
+}
+
+void SeE2aModelImpl::compress_three_body(const TableParams& params, bool tabulate) {
+  torch::NoGradGuard no_grad;
+  if (!config_.three_body.enabled()) throw InputError("the model has no three-body part");
+  if (three_body_compressed()) throw InputError("the three-body part is compressed already");
+  const int nt = config_.ntypes();
+  three_body_table_params_ = params;
+  for (int tj = 0; tj < nt; ++tj)
+    for (int tk = 0; tk < nt; ++tk) {
+      if (tk < tj) {
+        three_body_tables_.push_back(torch::Tensor());
+        continue;
+      }
+      auto& net = three_body_embedding_[tj * nt + tk];
+      torch::Tensor table =
+          tabulate
+              ? tabulate_embedding([&](const torch::Tensor& x) { return net->forward(x); }, params)
+              : torch::zeros({params.intervals(), 6, config_.three_body.embedding.back()},
+                             torch::kFloat64);
+      three_body_tables_.push_back(
+          register_buffer(fmt::format("three_body_table_{}_{}", tj, tk), table));
+    }
+}
+
+TableParams SeE2aModelImpl::three_body_table_range(double r_min, double stride,
+                                                   double extrapolate) const {
+  const SeE3Config& e3 = config_.three_body;
+  if (!(r_min > 0) || !(r_min < e3.rcut))
+    throw InputError(fmt::format(
+        "the smallest neighbour distance must lie in (0, three_body.rcut = {}) Å; got {}", e3.rcut,
+        r_min));
+  const double u = std::clamp((r_min - e3.rcut_smth) / (e3.rcut - e3.rcut_smth), 0.0, 1.0);
+  const double s_max = (u * u * u * (-6 * u * u + 15 * u - 10) + 1) / r_min;
+  double bound = 0;
+  for (int t = 0; t < config_.ntypes(); ++t) {
+    const double sd = dstd3[t][1].item<double>();
+    bound = std::max(bound, (s_max / sd) * (s_max / sd));
+  }
+  TableParams p;
+  p.stride = stride;
+  p.extrapolate = extrapolate;
+  p.lower = -bound;
+  p.upper = bound;
+  return p;
 }
 
 void SeE2aModelImpl::compress(const TableParams& params, bool tabulate) {

@@ -131,8 +131,18 @@ class SeE2aModelImpl : public torch::nn::Module {
   // The normalised-s range of the tables for a smallest neighbour distance r_min (Å): lower =
   // x at s = 0, upper = x at s(r_min), the extremes over centre types (as DeePMD-kit).
   TableParams table_range(double r_min, double stride, double extrapolate) const;
+  // The three-body part's compression (DeePMD-kit compresses se_e3 too): its nets tabulated
+  // over x = R̃_j·R̃_k in [−X, X], X = max over centre types of (s3(r_min)/dstd3)², the bound
+  // |x| ≤ s_j s_k / σ² gives (buffers "three_body_table_<tj>_<tk>"). tabulate as compress().
+  void compress_three_body(const TableParams& params, bool tabulate = true);
+  bool three_body_compressed() const { return three_body_tables_.size() > 0; }
+  const TableParams& three_body_table_params() const { return three_body_table_params_; }
+  TableParams three_body_table_range(double r_min, double stride, double extrapolate) const;
   // G (…, M1) of the embedding net [centre type][neighbour type] at normalised s (…, 1).
   torch::Tensor embed(int ti, int tj, const torch::Tensor& x);
+  // G3 (…, M) of the three-body net of neighbour types tj ≤ tk at x (…, 1) (its table when
+  // compressed).
+  torch::Tensor embed_three_body(int tj, int tk, const torch::Tensor& x);
 
  private:
   SeE2aConfig config_;
@@ -143,6 +153,8 @@ class SeE2aModelImpl : public torch::nn::Module {
   torch::Tensor three_body_slots_;
   TableParams table_params_;
   std::vector<torch::Tensor> tables_;  // T × T coefficients (intervals, 6, M1) when compressed
+  TableParams three_body_table_params_;
+  std::vector<torch::Tensor> three_body_tables_;  // T × T (used for tj ≤ tk) when compressed
   std::shared_ptr<TableOverflow> overflow_ = std::make_shared<TableOverflow>();
 };
 TORCH_MODULE(SeE2aModel);

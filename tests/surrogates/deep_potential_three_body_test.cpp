@@ -6,13 +6,15 @@
 // one, which se_e2_a alone cannot; forces are −dE/dx and the virial the strain derivative with
 // it; the energy is invariant under rotation and permutation; training's precomputed path
 // equals the on-the-fly one, weight gradients included; a neighbour crossing the three-body
-// cutoff changes energy and slope continuously; a model file keeps it; bad settings are refused.
+// cutoff changes energy and slope continuously; compression tabulates it; a model file keeps
+// it; bad settings are refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "surrogates/deep_potential/compress.hpp"
 #include "surrogates/deep_potential/model_file.hpp"
 #include "surrogates/deep_potential/training_data.hpp"
 #include "tests/surrogates/deep_potential_test_frames.hpp"
@@ -141,6 +143,49 @@ TEST(DeepPotentialThreeBody, ModelFileKeepsIt) {
   EXPECT_EQ(back->config().three_body.sel, m->config().three_body.sel);
   EXPECT_EQ(meta.at("model").at("descriptor"), "hybrid: se_e2_a + se_e3");
   EXPECT_DOUBLE_EQ(energy_of(back, f), energy_of(m, f));
+}
+
+// Compression tabulates the three-body nets too (over x in [−X, X]): energies and forces of
+// another frame agree with the nets', and a saved compressed model reloads to the same numbers.
+TEST(DeepPotentialThreeBody, CompressedMatchesTheNets) {
+  const TestFrame f = diamond_frame(31);
+  SeE2aModel full = three_body_model(f), compressed = three_body_model(f);
+  FrameEnvironment env = build_environment(f.coord.data(), f.box.data(), f.types,
+                                           full->config().rcut, full->config().sel);
+  SystemData s;
+  s.env.push_back(env);
+  const double r_min = min_neighbor_distance({s});
+  compressed->compress(compressed->table_range(r_min, 0.01, 5));
+  compressed->compress_three_body(compressed->three_body_table_range(r_min, 0.01, 5));
+  ASSERT_TRUE(compressed->three_body_compressed());
+  EXPECT_LT(compressed->three_body_table_params().lower, 0.0);
+  const TestFrame g = diamond_frame(32);  // another frame, inside the tables
+  const EnvBatch b = batch_of(full->config(), g);
+  const Prediction p = predict(full, b), q = predict(compressed, b);
+  const double de = (p.energy - q.energy).abs().max().item<double>();
+  const double df = (p.force - q.force).abs().max().item<double>();
+  std::printf("compressed with se_e3: |ΔE| %.3e eV, max |ΔF| %.3e eV/Å (force scale %.3f)\n", de,
+              df, p.force.abs().max().item<double>());
+  EXPECT_LT(df, 1e-6);
+  EXPECT_LT(de, 1e-8);
+  EXPECT_GT(p.force.abs().max().item<double>(), 1e-3);
+  EXPECT_EQ(compressed->table_overflow(), 0);
+  // The tables are what is evaluated: perturbing one moves the forces (the check can fail).
+  SeE2aModel perturbed = three_body_model(f);
+  perturbed->compress(compressed->table_params());
+  perturbed->compress_three_body(compressed->three_body_table_params());
+  {
+    torch::NoGradGuard no_grad;
+    perturbed->named_buffers()["three_body_table_0_1"].mul_(1.001);
+  }
+  EXPECT_GT((predict(perturbed, b).force - q.force).abs().max().item<double>(), 1e-7);
+  const auto path = std::filesystem::temp_directory_path() / "surrox_dp_three_body_compressed.pt";
+  save_model(path, compressed, nlohmann::json::object());
+  SeE2aModel back = load_model(path);
+  std::filesystem::remove(path);
+  ASSERT_TRUE(back->three_body_compressed());
+  EXPECT_TRUE(torch::equal(predict(back, b).force, q.force));
+  EXPECT_THROW(compressed->compress_three_body(compressed->three_body_table_params()), InputError);
 }
 
 TEST(DeepPotentialThreeBody, RefusesSlotsOrCutoffBeyondSeE2a) {
