@@ -3,8 +3,9 @@
 // ctest-libraries: surrox_cli
 // ctest-pch: torch
 // Learned MD on 2 ranks (spatial decomposition, ghosts from the other rank) equals 1 rank to
-// round-off: thermo rows of 40 NVE steps of 216 silicon atoms on an untrained se_e2_a model,
-// and the model-deviation rows of a two-model ensemble.
+// round-off: thermo rows of 40 NVE steps of 216 silicon atoms on an untrained se_e2_a + se_e3
+// model (its three-body slots come from owned and ghost atoms alike), and the model-deviation
+// rows of a two-model ensemble (the second model se_e2_a alone).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -50,7 +51,7 @@ TEST(DeepPotentialPairMpi, TwoRanksEqualOneRank) {
   ASSERT_EQ(runtime.size(), 2);
   const fs::path dir = surrox::testing::scratch_dir();
   if (runtime.root()) {
-    write_pair_test_model((dir / "a.pt").string(), 1);
+    write_pair_test_model((dir / "a.pt").string(), 1, /*three_body=*/true);
     write_pair_test_model((dir / "b.pt").string(), 2);
   }
   register_deep_potential_pair();

@@ -1,5 +1,6 @@
 #pragma once
-// For the `pair: {type: deep}` tests: untrained se_e2_a models (random weights from `seed`,
+// For the `pair: {type: deep}` tests: untrained se_e2_a models, optionally with the se_e3
+// three-body part (random weights from `seed`,
 // statistics from a perturbed diamond crystal, so davg and dstd are not trivial) saved as
 // model.pt, and the MD case text that runs them.
 #include <cmath>
@@ -14,8 +15,14 @@ namespace surrox::couplers::dp_pair_test {
 namespace dp = surrogates::deep_potential;
 namespace md = solvers::md;
 
-inline dp::SeE2aConfig pair_test_config(long seed) {
+inline dp::SeE2aConfig pair_test_config(long seed, bool three_body = false) {
   dp::SeE2aConfig c;
+  if (three_body) {
+    c.three_body.rcut = 3.6;
+    c.three_body.rcut_smth = 2.5;
+    c.three_body.sel = {12};
+    c.three_body.embedding = {4, 8};
+  }
   c.rcut = 4.0;
   c.rcut_smth = 3.0;
   c.sel = {28};
@@ -27,9 +34,9 @@ inline dp::SeE2aConfig pair_test_config(long seed) {
 }
 
 // Writes the model to `path` (call on one rank).
-inline void write_pair_test_model(const std::string& path, long seed) {
+inline void write_pair_test_model(const std::string& path, long seed, bool three_body = false) {
   register_deep_potential_pair();
-  const dp::SeE2aConfig c = pair_test_config(seed);
+  const dp::SeE2aConfig c = pair_test_config(seed, three_body);
   dp::SeE2aModel m(c);
   const double a = 5.431;
   const double basis[8][3] = {{0, 0, 0},       {0, .5, .5},     {.5, 0, .5},     {.5, .5, 0},
