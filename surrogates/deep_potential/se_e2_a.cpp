@@ -293,6 +293,20 @@ torch::Tensor SeE2aModelImpl::embed(int ti, int tj, const torch::Tensor& x) {
   return embedding_[k]->forward(x);
 }
 
+namespace {
+
+// s(r_min) = w(r_min)/r_min, the largest s a table must cover (environment_matrix's switch at
+// one distance); InputError unless 0 < r_min < rcut. `what` names the cutoff in the message.
+double largest_s(double r_min, double rcut_smth, double rcut, const char* what) {
+  if (!(r_min > 0) || !(r_min < rcut))
+    throw InputError(fmt::format(
+        "the smallest neighbour distance must lie in (0, {} = {}) Å; got {}", what, rcut, r_min));
+  const double u = std::clamp((r_min - rcut_smth) / (rcut - rcut_smth), 0.0, 1.0);
+  return (u * u * u * (-6 * u * u + 15 * u - 10) + 1) / r_min;
+}
+
+}  // namespace
+
 torch::Tensor SeE2aModelImpl::embed_three_body(int tj, int tk, const torch::Tensor& x) {
   const int k = tj * config_.ntypes() + tk;
   if (three_body_compressed())
@@ -326,12 +340,7 @@ void SeE2aModelImpl::compress_three_body(const TableParams& params, bool tabulat
 TableParams SeE2aModelImpl::three_body_table_range(double r_min, double stride,
                                                    double extrapolate) const {
   const SeE3Config& e3 = config_.three_body;
-  if (!(r_min > 0) || !(r_min < e3.rcut))
-    throw InputError(fmt::format(
-        "the smallest neighbour distance must lie in (0, three_body.rcut = {}) Å; got {}", e3.rcut,
-        r_min));
-  const double u = std::clamp((r_min - e3.rcut_smth) / (e3.rcut - e3.rcut_smth), 0.0, 1.0);
-  const double s_max = (u * u * u * (-6 * u * u + 15 * u - 10) + 1) / r_min;
+  const double s_max = largest_s(r_min, e3.rcut_smth, e3.rcut, "three_body.rcut");
   double bound = 0;
   for (int t = 0; t < config_.ntypes(); ++t) {
     const double sd = dstd3[t][1].item<double>();
@@ -365,12 +374,7 @@ void SeE2aModelImpl::compress(const TableParams& params, bool tabulate) {
 }
 
 TableParams SeE2aModelImpl::table_range(double r_min, double stride, double extrapolate) const {
-  const double rs = config_.rcut_smth, rc = config_.rcut;
-  if (!(r_min > 0) || !(r_min < rc))
-    throw InputError(fmt::format(
-        "the smallest neighbour distance must lie in (0, rcut = {}) Å; got {}", rc, r_min));
-  const double u = std::clamp((r_min - rs) / (rc - rs), 0.0, 1.0);
-  const double s_max = (u * u * u * (-6 * u * u + 15 * u - 10) + 1) / r_min;
+  const double s_max = largest_s(r_min, config_.rcut_smth, config_.rcut, "rcut");
   TableParams p;
   p.stride = stride;
   p.extrapolate = extrapolate;
