@@ -22,24 +22,13 @@ namespace {
 using namespace test_frames;
 
 SeE2aConfig quadrupole_config(int ntypes) {
-  SeE2aConfig c;
-  c.type_map = ntypes == 2 ? std::vector<std::string>{"Si", "Ge"} : std::vector<std::string>{"Si"};
-  c.rcut = 4.0;
-  c.rcut_smth = 3.0;
-  c.sel = std::vector<int>(ntypes, 24);
-  c.embedding = {8, 16};
-  c.axis_neuron = 4;
-  c.fitting = {16, 16};
-  c.seed = 5;
+  SeE2aConfig c = small_config(ntypes, 5);
   c.angular_order = 2;
   return c;
 }
 
 SeE2aModel quadrupole_model(const TestFrame& f, int ntypes = 2) {
-  SeE2aModel m(quadrupole_config(ntypes));
-  m->compute_statistics({batch_of(m->config(), f)});
-  m->bias.copy_(torch::tensor(std::vector<double>(ntypes, -4.2), torch::kFloat64));
-  return m;
+  return model_with_statistics(quadrupole_config(ntypes), f, std::vector<double>(ntypes, -4.2));
 }
 
 TEST(DeepPotentialAngularOrder, QuadrupoleColumnsGiveCosineSquared) {

@@ -22,24 +22,8 @@ namespace {
 
 using namespace test_frames;
 
-SeE2aConfig small_config() {
-  SeE2aConfig c;
-  c.type_map = {"Si", "Ge"};
-  c.rcut = 4.0;
-  c.rcut_smth = 3.0;
-  c.sel = {24, 24};
-  c.embedding = {8, 16};
-  c.axis_neuron = 4;
-  c.fitting = {16, 16};
-  c.seed = 3;
-  return c;
-}
-
 SeE2aModel make_model(const TestFrame& f) {
-  SeE2aModel m(small_config());
-  m->compute_statistics({batch_of(m->config(), f)});
-  m->bias.copy_(torch::tensor({-4.3, -3.9}, torch::kFloat64));
-  return m;
+  return model_with_statistics(small_config(), f, {-4.3, -3.9});
 }
 
 TEST(DeepPotentialModel, ForcesAreMinusTheEnergyGradient) {
@@ -250,26 +234,16 @@ TEST(DeepPotentialModel, PrecomputedEnvironmentEqualsOnTheFly) {
 // the same descriptor and the same atomic energy, where SW's (cos θ + 1/3)² term differs.
 TEST(DeepPotentialModel, TetrahedralAndSquarePlanarCentresLookTheSame) {
   const TestFrame f = diamond_frame(5);
-  SeE2aConfig c = small_config();
-  c.type_map = {"Si"};
-  c.sel = {24};
+  const SeE2aConfig c = small_config(1);
   SeE2aModel m(c);
   m->compute_statistics({batch_of(c, {f.coord, f.box, std::vector<int>(64, 0)})});
-  const double b = 2.35, t = b / std::sqrt(3.0), o = 10.0;
-  const std::vector<double> tetra = {o,     o,     o,     o + t, o + t, o + t, o + t, o - t,
-                                     o - t, o - t, o + t, o - t, o - t, o - t, o + t};
-  const std::vector<double> square = {o, o, o, o + b, o, o, o - b, o, o, o, o + b, o, o, o - b, o};
+  const double b = 2.35, o = 10.0;
   // A tilted square: one bond bent 20° out of the plane breaks Σ r̂ = 0 (the check can fail).
-  std::vector<double> bent = square;
+  std::vector<double> bent = square_centre(b, o);
   bent[3] = o + b * std::cos(0.35);
   bent[5] = o + b * std::sin(0.35);
-  auto centre_energy = [&](const std::vector<double>& coord) {
-    torch::NoGradGuard no_grad;
-    const TestFrame g{coord, {20, 0, 0, 0, 20, 0, 0, 0, 20}, std::vector<int>(5, 0)};
-    const EnvBatch e = batch_of(c, g);
-    return m->atomic_energy(e.rij, e)[0].item<double>();
-  };
-  const double et = centre_energy(tetra), es = centre_energy(square), eb = centre_energy(bent);
+  const double et = centre_energy(m, tetrahedral_centre(b, o)),
+               es = centre_energy(m, square_centre(b, o)), eb = centre_energy(m, bent);
   EXPECT_NEAR(et, es, 1e-12 * std::fabs(et));
   EXPECT_GT(std::fabs(eb - es), 1e-6 * std::fabs(es));
   std::printf("centre energy: tetrahedral %.15g, square %.15g, bent %.15g\n", et, es, eb);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -39,6 +40,21 @@ inline TestFrame diamond_frame(unsigned seed) {
   return f;
 }
 
+// The tests' small model: Si (and Ge for two types), rcut 4.0 / rcut_smth 3.0, 24 slots per
+// type, embedding [8, 16], axis_neuron 4, fitting [16, 16].
+inline SeE2aConfig small_config(int ntypes = 2, long seed = 3) {
+  SeE2aConfig c;
+  c.type_map = ntypes == 2 ? std::vector<std::string>{"Si", "Ge"} : std::vector<std::string>{"Si"};
+  c.rcut = 4.0;
+  c.rcut_smth = 3.0;
+  c.sel = std::vector<int>(ntypes, 24);
+  c.embedding = {8, 16};
+  c.axis_neuron = 4;
+  c.fitting = {16, 16};
+  c.seed = seed;
+  return c;
+}
+
 inline EnvBatch batch_of(const SeE2aConfig& c, const TestFrame& f) {
   const FrameEnvironment env =
       build_environment(f.coord.data(), f.box.data(), f.types, c.rcut, c.sel);
@@ -49,6 +65,15 @@ inline double energy_of(SeE2aModel& m, const TestFrame& f) {
   torch::NoGradGuard no_grad;
   const EnvBatch b = batch_of(m->config(), f);
   return m->atomic_energy(b.rij, b).sum().item<double>();
+}
+
+// A model of `c` with its statistics from `f` and the per-type energy bias `bias`.
+inline SeE2aModel model_with_statistics(const SeE2aConfig& c, const TestFrame& f,
+                                        const std::vector<double>& bias) {
+  SeE2aModel m(c);
+  m->compute_statistics({batch_of(c, f)});
+  m->bias.copy_(torch::tensor(bias, torch::kFloat64));
+  return m;
 }
 
 // One prediction with the forces' graph, a loss of energy, forces and virial, and the weight

@@ -25,15 +25,7 @@ namespace {
 using namespace test_frames;
 
 SeE2aConfig three_body_config(int ntypes) {
-  SeE2aConfig c;
-  c.type_map = ntypes == 2 ? std::vector<std::string>{"Si", "Ge"} : std::vector<std::string>{"Si"};
-  c.rcut = 4.0;
-  c.rcut_smth = 3.0;
-  c.sel = std::vector<int>(ntypes, 24);
-  c.embedding = {8, 16};
-  c.axis_neuron = 4;
-  c.fitting = {16, 16};
-  c.seed = 3;
+  SeE2aConfig c = small_config(ntypes, 3);
   c.three_body.rcut = 3.2;
   c.three_body.rcut_smth = 2.6;
   c.three_body.sel = std::vector<int>(ntypes, 8);
@@ -42,10 +34,7 @@ SeE2aConfig three_body_config(int ntypes) {
 }
 
 SeE2aModel three_body_model(const TestFrame& f, int ntypes = 2) {
-  SeE2aModel m(three_body_config(ntypes));
-  m->compute_statistics({batch_of(m->config(), f)});
-  m->bias.copy_(torch::tensor(std::vector<double>(ntypes, -4.1), torch::kFloat64));
-  return m;
+  return model_with_statistics(three_body_config(ntypes), f, std::vector<double>(ntypes, -4.1));
 }
 
 TEST(DeepPotentialThreeBody, TellsTetrahedralFromSquarePlanarCentres) {
