@@ -28,6 +28,21 @@ std::string sr_text(const fs::path& p) {
   return s.str();
 }
 
+// The two loss columns after the epoch (train, validation) of every row of a metrics.csv.
+std::vector<double> sr_loss_columns(const fs::path& metrics) {
+  std::vector<double> values;
+  std::istringstream in(sr_text(metrics));
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    std::istringstream row(line);
+    std::string cell;
+    std::getline(row, cell, ',');
+    for (int c = 0; c < 2 && std::getline(row, cell, ','); ++c) values.push_back(std::stod(cell));
+  }
+  return values;
+}
+
 nlohmann::json sr_results(const fs::path& dir) {
   return nlohmann::json::parse(sr_text(dir / "summary.json")).at("results");
 }
@@ -202,21 +217,8 @@ TEST(SuperResolutionTraining, TwoRanksEqualOneRankWithTheSameGlobalBatch) {
       0)
       << log;
   // The same losses up to the order of floating-point sums over ranks.
-  auto losses = [](const std::string& csv) {
-    std::vector<double> values;
-    std::istringstream in(csv);
-    std::string line;
-    std::getline(in, line);
-    while (std::getline(in, line)) {
-      std::istringstream row(line);
-      std::string cell;
-      std::getline(row, cell, ',');
-      for (int c = 0; c < 2 && std::getline(row, cell, ','); ++c) values.push_back(std::stod(cell));
-    }
-    return values;
-  };
-  const auto one = losses(sr_text(dir / "one" / "metrics.csv"));
-  const auto two = losses(sr_text(dir / "two" / "metrics.csv"));
+  const auto one = sr_loss_columns(dir / "one" / "metrics.csv");
+  const auto two = sr_loss_columns(dir / "two" / "metrics.csv");
   ASSERT_EQ(one.size(), 4u);
   ASSERT_EQ(two.size(), one.size());
   for (std::size_t i = 0; i < one.size(); ++i) EXPECT_NEAR(two[i], one[i], 1e-5 * one[i]) << i;
@@ -247,22 +249,9 @@ TEST(SuperResolutionTraining, ShardedOverlappedTwoRankRunEqualsTheDefaultAndResu
                 two + " -o " + (dir / "part").string() + sharded + " --resume " + checkpoint, &log),
             0)
       << log;
-  auto columns = [](const std::string& csv) {
-    std::vector<double> values;
-    std::istringstream in(csv);
-    std::string line;
-    std::getline(in, line);
-    while (std::getline(in, line)) {
-      std::istringstream row(line);
-      std::string cell;
-      std::getline(row, cell, ',');
-      for (int c = 0; c < 2 && std::getline(row, cell, ','); ++c) values.push_back(std::stod(cell));
-    }
-    return values;
-  };
-  const auto plain = columns(sr_text(dir / "plain" / "metrics.csv"));
-  const auto zero = columns(sr_text(dir / "zero" / "metrics.csv"));
-  const auto resumed = columns(sr_text(dir / "part" / "metrics.csv"));
+  const auto plain = sr_loss_columns(dir / "plain" / "metrics.csv");
+  const auto zero = sr_loss_columns(dir / "zero" / "metrics.csv");
+  const auto resumed = sr_loss_columns(dir / "part" / "metrics.csv");
   ASSERT_EQ(plain.size(), 4u);
   ASSERT_EQ(zero.size(), plain.size());
   for (std::size_t i = 0; i < plain.size(); ++i)
