@@ -73,6 +73,23 @@ void arc_fractions(const Front& f, std::vector<double>& out) {
   for (double& v : out) v /= out[n];
 }
 
+// The front with nodes 1 … n−1 moved along it to the arc-length positions target[i] (s: the
+// front's cumulative arc length at its nodes, s[n] its whole length; targets increasing).
+Front moved_along(const Front& f, const std::vector<double>& s, const std::vector<double>& target) {
+  const std::size_t n = f.size();
+  Front out = f;
+  std::size_t seg = 0;
+  for (std::size_t i = 1; i < n; ++i) {
+    while (seg + 1 < n && s[seg + 1] < target[i]) ++seg;
+    const std::size_t k = (seg + 1) % n;
+    const double len = s[seg + 1] - s[seg];
+    const double w = len > 0 ? std::clamp((target[i] - s[seg]) / len, 0.0, 1.0) : 0.0;
+    out.x[i] = f.x[seg] + w * (f.x[k] - f.x[seg]);
+    out.y[i] = f.y[seg] + w * (f.y[k] - f.y[seg]);
+  }
+  return out;
+}
+
 // Slides the nodes of `f` along it: their arc-length positions diffuse in index space with a
 // total strength `mu` (explicit passes of at most 0.45, which keep the order), then move a
 // fraction `b` of the way to uniform arc length. Node 0 stays.
@@ -95,19 +112,9 @@ void smooth_along(Front& f, double mu, double b, const std::vector<double>& keep
     for (std::size_t i = 1; i < n; ++i) u[i] = t[i] + m * (t[i - 1] + t[i + 1] - 2 * t[i]);
     std::swap(t, u);
   }
-  Front out = f;
-  std::size_t seg = 0;
-  for (std::size_t i = 1; i < n; ++i) {
-    const double target =
-        (1 - b) * t[i] + b * total * static_cast<double>(i) / static_cast<double>(n);
-    while (seg + 1 < n && s[seg + 1] < target) ++seg;
-    const std::size_t k = (seg + 1) % n;
-    const double len = s[seg + 1] - s[seg];
-    const double w = len > 0 ? std::clamp((target - s[seg]) / len, 0.0, 1.0) : 0.0;
-    out.x[i] = f.x[seg] + w * (f.x[k] - f.x[seg]);
-    out.y[i] = f.y[seg] + w * (f.y[k] - f.y[seg]);
-  }
-  f = std::move(out);
+  for (std::size_t i = 1; i < n; ++i)
+    t[i] = (1 - b) * t[i] + b * total * static_cast<double>(i) / static_cast<double>(n);
+  f = moved_along(f, s, t);
 }
 
 // The arc-length increments of a front away from node 0 (the trailing edge's grid line): the
@@ -150,14 +157,12 @@ void cluster_at_wake(Front& f, const std::vector<double>& surface_lower,
         free += d[k];
       }
     }
-    if (!(free > 0)) {  // every cell capped (a coarse front far out): leave this side as it is
-      d = std::vector<double>(capped.size(), 0.0);
-      return false;
-    }
+    if (!(free > 0)) return false;  // every cell capped (a coarse front far out)
     for (std::size_t k = 0; k < d.size(); ++k)
       if (!capped[k]) d[k] *= 1 + deficit / free;
     return true;
   };
+  // A side whose every cell would be capped stays as it is.
   std::vector<double> new_lower = lower, new_upper = upper;
   if (!redistribute(new_lower, surface_lower)) new_lower = lower;
   if (!redistribute(new_upper, surface_upper)) new_upper = upper;
@@ -173,18 +178,8 @@ void cluster_at_wake(Front& f, const std::vector<double>& surface_lower,
     s[n - k - 1] = s[n - k] - upper[k];
     t[n - k - 1] = t[n - k] - new_upper[k];
   }
-  Front out = f;
-  std::size_t seg = 0;
-  for (std::size_t i = 1; i < n; ++i) {
-    const double target = (1 - weight) * s[i] + weight * t[i];
-    while (seg + 1 < n && s[seg + 1] < target) ++seg;
-    const std::size_t k = (seg + 1) % n;
-    const double len = s[seg + 1] - s[seg];
-    const double w = len > 0 ? std::clamp((target - s[seg]) / len, 0.0, 1.0) : 0.0;
-    out.x[i] = f.x[seg] + w * (f.x[k] - f.x[seg]);
-    out.y[i] = f.y[seg] + w * (f.y[k] - f.y[seg]);
-  }
-  f = std::move(out);
+  for (std::size_t i = 1; i < n; ++i) t[i] = (1 - weight) * s[i] + weight * t[i];
+  f = moved_along(f, s, t);
 }
 
 // One marching step from p by `step`, with normal dissipation of strength `nu` (per pass,
