@@ -16,7 +16,7 @@ surrox="$root/build/release/apps/surrox"
 launch=()
 [ "$ranks" -gt 1 ] && launch=(mpirun --allow-run-as-root --oversubscribe -np "$ranks")
 mkdir -p "$out"
-median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
+source "$root/bench/common.sh"  # median
 for case in ra1e6_dataset ra1e6_dataset_256; do
   for r in $(seq "$repeats"); do
     for solver in ksp fft_tridiagonal; do

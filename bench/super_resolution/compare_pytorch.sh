@@ -39,20 +39,10 @@ $python -c "import torch, sympy" 2> /dev/null || { echo "needs python3-torch and
 [ -d "$stpde/src" ] || { echo "$stpde is not a space_time_pde checkout"; exit 1; }
 for exe in "$surrox" "$decode"; do [ -x "$exe" ] || { echo "no $exe: build surrox and bench_sr_decode"; exit 1; }; done
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+source "$root/bench/super_resolution/common.sh"  # median, tiny_rb_run
 field() { $python -c "import json,sys; print(json.loads(sys.stdin.readlines()[-1])['$1'])"; }
 
-# A 128 × 32 uniform run with 11 frames: downsampling 1 in t, 2 in z and x gives 11 × 16 × 64
-# low-res nodes, room for crops of 4 × 16 × 16.
-if [ ! -f "$work/rb/fields.h5" ]; then
-  cat > "$work/rb.yaml" << 'EOF'
-solver: {type: rayleigh_benard, rayleigh: 1.0e6, prandtl: 1.0, length: [4.0, 1.0],
-         cells: [128, 32], stretching: 0, end_time: 1.0, cfl: 0.8, initial: random,
-         amplitude: 1.0e-3, seed: 42}
-output: {interval: 0.1, vtk: false, hdf5: true}
-EOF
-  "$surrox" run "$work/rb.yaml" -o "$work/rb" --threads 1 --log-level warn
-fi
+tiny_rb_run "$work" "$surrox"
 
 for config in $configs; do
   case $config in

@@ -25,20 +25,11 @@ mpirun="mpirun --allow-run-as-root --oversubscribe"
 export OMP_NUM_THREADS=1
 [ -x "$surrox" ] || { echo "no $surrox: build the surrox target"; exit 1; }
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+source "$root/bench/super_resolution/common.sh"  # median, tiny_rb_run
 json() { /usr/bin/python3 -c "import json; print(json.load(open('$1/summary.json'))['results']$2)"; }
 epoch2() { awk -F, -v n="$2" 'NR == 3 {print n / $5}' "$1/metrics.csv"; }
 
-# The same tiny run as compare_pytorch.sh (only the crops' shape matters for the timing).
-if [ ! -f "$work/rb/fields.h5" ]; then
-  cat > "$work/rb.yaml" << 'EOF'
-solver: {type: rayleigh_benard, rayleigh: 1.0e6, prandtl: 1.0, length: [4.0, 1.0],
-         cells: [128, 32], stretching: 0, end_time: 1.0, cfl: 0.8, initial: random,
-         amplitude: 1.0e-3, seed: 42}
-output: {interval: 0.1, vtk: false, hdf5: true}
-EOF
-  "$surrox" run "$work/rb.yaml" -o "$work/rb" --threads 1 --log-level warn
-fi
+tiny_rb_run "$work" "$surrox"
 
 declare -A options=(
   [plain]=""

@@ -14,7 +14,7 @@ bench="$build/bench/training/bench_train"
 python=/usr/bin/python3
 $python -c "import torch" 2> /dev/null || { echo "python3-torch is not installed: apt-get install python3-torch"; exit 1; }
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+source "$root/bench/common.sh"  # median
 rate() { $python -c "import json,sys; print(json.loads(sys.stdin.readlines()[-1])['samples_per_second'])"; }
 
 printf "%-34s %14s %14s %8s\n" "configuration" "surrox (/s)" "pytorch (/s)" "ratio"

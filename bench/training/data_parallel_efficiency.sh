@@ -18,7 +18,7 @@ bench="$build/bench/training/bench_train"
 [[ -x $bench ]] || { echo "no $bench: build the bench_train target"; exit 1; }
 mpirun="mpirun --allow-run-as-root --oversubscribe"
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+source "$root/bench/common.sh"  # median
 rate() { tail -n 1 | sed -n 's/.*"samples_per_second": \([0-9.]*\).*/\1/p'; }
 
 # Idle share of all CPUs over 2 s, from /proc/stat.
