@@ -90,12 +90,7 @@ TEST(DeepPotentialModel, EnergyIsInvariantUnderRotationTranslationPermutation) {
   }
   EXPECT_NEAR(energy_of(m, moved), e, 1e-10 * std::fabs(e));
   // Permutation: reverse the atom order (types follow their atoms).
-  TestFrame permuted = f;
-  const std::size_t n = f.types.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    permuted.types[i] = f.types[n - 1 - i];
-    for (int d = 0; d < 3; ++d) permuted.coord[3 * i + d] = f.coord[3 * (n - 1 - i) + d];
-  }
+  const TestFrame permuted = reversed(f);
   EXPECT_NEAR(energy_of(m, permuted), e, 1e-10 * std::fabs(e));
   std::printf("relative energy change: rotation %.3g, translation %.3g, permutation %.3g\n",
               std::fabs(energy_of(m, rotated) / e - 1), std::fabs(energy_of(m, moved) / e - 1),

@@ -117,6 +117,17 @@ inline void expect_same_run(const PrecomputeRun& a, const PrecomputeRun& b) {
       std::fabs(b.loss - a.loss) / a.loss, worst);
 }
 
+// The same frame with its atoms listed in reverse order (types follow their atoms).
+inline TestFrame reversed(const TestFrame& f) {
+  TestFrame r = f;
+  const std::size_t n = f.types.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    r.types[i] = f.types[n - 1 - i];
+    for (int d = 0; d < 3; ++d) r.coord[3 * i + d] = f.coord[3 * (n - 1 - i) + d];
+  }
+  return r;
+}
+
 // The energy is unchanged when atoms and box rotate together (about z by `angle`) and when the
 // atoms are listed in reverse order; rotating the atoms alone is another configuration, whose
 // energy differs (so the check can fail).
@@ -134,13 +145,7 @@ inline void expect_rotation_and_permutation_invariance(SeE2aModel& m, const Test
   rotate(rotated.coord);
   rotate(rotated.box);
   EXPECT_NEAR(energy_of(m, rotated), e, 1e-10 * std::fabs(e));
-  TestFrame permuted = f;
-  const std::size_t n = f.types.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    permuted.types[i] = f.types[n - 1 - i];
-    for (int d = 0; d < 3; ++d) permuted.coord[3 * i + d] = f.coord[3 * (n - 1 - i) + d];
-  }
-  EXPECT_NEAR(energy_of(m, permuted), e, 1e-10 * std::fabs(e));
+  EXPECT_NEAR(energy_of(m, reversed(f)), e, 1e-10 * std::fabs(e));
   TestFrame atoms_only = f;
   rotate(atoms_only.coord);
   EXPECT_GT(std::fabs(energy_of(m, atoms_only) - e), 1e-4);
@@ -185,6 +190,19 @@ inline std::pair<double, double> virial_error(SeE2aModel& m, const TestFrame& f)
       largest = std::max(largest, std::fabs(w[0][3 * b + a]));
     }
   return {worst, largest};
+}
+
+// Forces and virial of `m` on `f` are the derivatives of its energy (force_error,
+// virial_error: within 1e-6 of the largest value, which is not small); prints both under `what`.
+inline void expect_forces_and_virial_are_derivatives(SeE2aModel& m, const TestFrame& f,
+                                                     const char* what) {
+  const auto [worst, largest] = force_error(m, f);
+  EXPECT_GT(largest, 1e-3);
+  EXPECT_LT(worst / largest, 1e-6) << worst << " of " << largest;
+  const auto [worst_w, largest_w] = virial_error(m, f);
+  EXPECT_LT(worst_w / largest_w, 1e-6) << worst_w << " of " << largest_w;
+  std::printf("%s: max |ΔF|/max|F| = %.3g, max |ΔW|/max|W| = %.3g\n", what, worst / largest,
+              worst_w / largest_w);
 }
 
 // The atomic energy of atom 0 of a five-atom cluster (a centre and four neighbours) in a box
