@@ -59,6 +59,12 @@ Schema dp_model_schema() {
       .at_least(1)
       .fallback("[4, 8, 16]");
   m.section("three_body", t, "the se_e3 three-body part (DeePMD-kit `hybrid`)");
+  m.integers("radial_embedding",
+             "widths of DeePMD-kit's se_e2_r beside se_e2_a on the same environment (its "
+             "`hybrid`): Σ_j Gr(s̃_j)/slots/5, neighbour sums the fitting net sees linearly, as "
+             "a pair energy needs; [] = off")
+      .at_least(1)
+      .fallback("[]");
   return m;
 }
 
@@ -140,6 +146,8 @@ dp::SeE2aConfig dp_model_config(const CaseNode& m) {
   if (!(c.rcut_smth < c.rcut)) m.fail("rcut_smth", "must be smaller than rcut");
   if (c.axis_neuron > c.embedding.back())
     m.fail("axis_neuron", "must not exceed the last embedding width");
+  for (long long w : m.integers("radial_embedding"))
+    c.radial_embedding.push_back(static_cast<long>(w));
   const CaseNode t = m.section("three_body");
   for (long s : t.integers("sel")) c.three_body.sel.push_back(static_cast<int>(s));
   if (c.three_body.enabled()) {

@@ -1,23 +1,34 @@
 #include "surrogates/deep_potential/model_file.hpp"
 
+#include <string>
+
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "surrogates/model_file.hpp"
 
 namespace surrox::surrogates::deep_potential {
 
+namespace {
+
+// DeePMD-kit's name of the descriptor: se_e2_a, or its `hybrid` with the optional parts.
+std::string descriptor_name(const SeE2aConfig& c) {
+  std::string parts = "se_e2_a";
+  if (c.three_body.enabled()) parts += " + se_e3";
+  if (c.radial()) parts += " + se_e2_r";
+  return c.three_body.enabled() || c.radial() ? "hybrid: " + parts : parts;
+}
+
+}  // namespace
+
 void save_model(const std::filesystem::path& path, SeE2aModel& model,
                 const nlohmann::json& training) {
   torch::serialize::OutputArchive archive;
   model->save(archive);
-  nlohmann::json metadata = {
-      {"family", kFamilyName},
-      {"format_version", 1},
-      {"model",
-       {{"descriptor",
-         model->config().three_body.enabled() ? "hybrid: se_e2_a + se_e3" : "se_e2_a"}}},
-      {"config", model->config().to_json()},
-      {"training", training}};
+  nlohmann::json metadata = {{"family", kFamilyName},
+                             {"format_version", 1},
+                             {"model", {{"descriptor", descriptor_name(model->config())}}},
+                             {"config", model->config().to_json()},
+                             {"training", training}};
   if (model->compressed()) metadata["compression"] = model->table_params().to_json();
   if (model->three_body_compressed())
     metadata["compression_three_body"] = model->three_body_table_params().to_json();

@@ -26,6 +26,7 @@ nlohmann::json SeE2aConfig::to_json() const {
   // Written only when used, so models without them keep their metadata as before.
   if (angular_order != 1) j["angular_order"] = angular_order;
   if (three_body.enabled()) j["three_body"] = three_body.to_json();
+  if (radial()) j["radial_embedding"] = radial_embedding;
   return j;
 }
 
@@ -42,6 +43,8 @@ SeE2aConfig SeE2aConfig::from_json(const nlohmann::json& j) {
   c.seed = j.at("seed");
   c.angular_order = j.value("angular_order", 1L);
   if (j.contains("three_body")) c.three_body = SeE3Config::from_json(j.at("three_body"));
+  if (j.contains("radial_embedding"))
+    c.radial_embedding = j.at("radial_embedding").get<std::vector<long>>();
   return c;
 }
 
@@ -138,7 +141,8 @@ SeE2aModelImpl::SeE2aModelImpl(SeE2aConfig config) : config_(std::move(config)) 
       embedding_.push_back(register_module(fmt::format("embedding_{}_{}", ti, tj), net));
     }
   const long descriptor = config_.angular_order * config_.embedding.back() * config_.axis_neuron +
-                          (e3.enabled() ? e3.embedding.back() : 0);
+                          (e3.enabled() ? e3.embedding.back() : 0) +
+                          (config_.radial() ? config_.radial_embedding.back() : 0);
   for (int t = 0; t < nt; ++t) {
     torch::nn::Sequential net;
     long in = descriptor;
@@ -153,26 +157,33 @@ SeE2aModelImpl::SeE2aModelImpl(SeE2aConfig config) : config_(std::move(config)) 
   davg = register_buffer("davg", torch::zeros({nt, columns}, torch::kFloat64));
   dstd = register_buffer("dstd", torch::ones({nt, columns}, torch::kFloat64));
   bias = register_buffer("bias", torch::zeros({nt}, torch::kFloat64));
-  // The three-body part last: a model without it draws the same weights as before it existed.
-  if (!e3.enabled()) return;
-  for (int tj = 0; tj < nt; ++tj)
-    for (int tk = 0; tk < nt; ++tk) {
-      if (tk < tj) {
-        three_body_embedding_.push_back(torch::nn::Sequential(nullptr));
-        continue;
-      }
-      torch::nn::Sequential net;
-      long in = 1;
-      for (long width : e3.embedding) {
-        net->push_back(DpLayer(in, width, true, true, false, generator));
-        in = width;
-      }
-      three_body_embedding_.push_back(
-          register_module(fmt::format("three_body_embedding_{}_{}", tj, tk), net));
+  // The optional parts last, each drawing its weights after the ones before it existed: a model
+  // without them draws the same weights as before they were added.
+  auto embedding_net = [&](const std::vector<long>& widths) {
+    torch::nn::Sequential net;
+    long in = 1;
+    for (long width : widths) {
+      net->push_back(DpLayer(in, width, true, true, false, generator));
+      in = width;
     }
-  davg3 = register_buffer("davg3", torch::zeros({nt, 4}, torch::kFloat64));
-  dstd3 = register_buffer("dstd3", torch::ones({nt, 4}, torch::kFloat64));
-  three_body_slots_ = three_body_slot_index(config_.sel, e3.sel);
+    return net;
+  };
+  if (e3.enabled()) {
+    for (int tj = 0; tj < nt; ++tj)
+      for (int tk = 0; tk < nt; ++tk)
+        three_body_embedding_.push_back(
+            tk < tj ? torch::nn::Sequential(nullptr)
+                    : register_module(fmt::format("three_body_embedding_{}_{}", tj, tk),
+                                      embedding_net(e3.embedding)));
+    davg3 = register_buffer("davg3", torch::zeros({nt, 4}, torch::kFloat64));
+    dstd3 = register_buffer("dstd3", torch::ones({nt, 4}, torch::kFloat64));
+    three_body_slots_ = three_body_slot_index(config_.sel, e3.sel);
+  }
+  if (config_.radial())
+    for (int ti = 0; ti < nt; ++ti)
+      for (int tj = 0; tj < nt; ++tj)
+        radial_embedding_.push_back(register_module(fmt::format("radial_embedding_{}_{}", ti, tj),
+                                                    embedding_net(config_.radial_embedding)));
 }
 
 torch::Tensor environment_matrix(const torch::Tensor& rij, double rcut_smth, double rcut,
@@ -254,9 +265,13 @@ torch::Tensor SeE2aModelImpl::atomic_energy_of_env(const torch::Tensor& env,
     const torch::Tensor& rows = batch.of_type[ti];
     if (rows.numel() == 0) continue;
     const torch::Tensor r = (env.index_select(0, rows) - davg[ti]) / dstd[ti];  // (n, slots, C)
-    torch::Tensor gr;
+    torch::Tensor gr, radial;
     for (int tj = 0; tj < nt; ++tj) {
       const torch::Tensor rr = r.narrow(1, offset_[tj], config_.sel[tj]);
+      if (config_.radial()) {
+        const torch::Tensor part = embed_radial(ti, tj, rr.narrow(2, 0, 1)).sum(1);
+        radial = radial.defined() ? radial + part : part;
+      }
       // Compressed: DeePMD-kit's fused table product, G never formed.
       const torch::Tensor part =
           compressed() && rr.size(2) == 4
@@ -281,6 +296,9 @@ torch::Tensor SeE2aModelImpl::atomic_energy_of_env(const torch::Tensor& env,
                                                })},
                      1);
     }
+    // se_e2_r: the mean over all slots (DeePMD-kit's per-type means weighted by sel/Σsel)
+    // times its res_rescale 1/5.
+    if (config_.radial()) d = torch::cat({d, radial / (5.0 * static_cast<double>(slots))}, 1);
     const torch::Tensor e = fitting_[ti]->forward(d).squeeze(-1) + bias[ti];
     energy = energy.index_add(0, rows, e);
   }
@@ -306,6 +324,12 @@ double largest_s(double r_min, double rcut_smth, double rcut, const char* what) 
 }
 
 }  // namespace
+
+torch::Tensor SeE2aModelImpl::embed_radial(int ti, int tj, const torch::Tensor& x) {
+  const int k = ti * config_.ntypes() + tj;
+  if (compressed()) return evaluate_table(x, radial_tables_[k], table_params_, *overflow_);
+  return radial_embedding_[k]->forward(x);
+}
 
 torch::Tensor SeE2aModelImpl::embed_three_body(int tj, int tk, const torch::Tensor& x) {
   const int k = tj * config_.ntypes() + tk;
@@ -359,17 +383,22 @@ void SeE2aModelImpl::compress(const TableParams& params, bool tabulate) {
   if (compressed()) throw InputError("the model is compressed already");
   const int nt = config_.ntypes();
   table_params_ = params;
-  std::vector<torch::Tensor> tables;
-  for (int k = 0; k < nt * nt; ++k) {
-    auto& net = embedding_[k];
-    tables.push_back(
-        tabulate
-            ? tabulate_embedding([&](const torch::Tensor& x) { return net->forward(x); }, params)
-            : torch::zeros({params.intervals(), 6, config_.embedding.back()}, torch::kFloat64));
-  }
+  // The se_e2_r nets take the same normalised s, so they share the range.
+  auto table_of = [&](torch::nn::Sequential& net, long width) {
+    return tabulate
+               ? tabulate_embedding([&](const torch::Tensor& x) { return net->forward(x); }, params)
+               : torch::zeros({params.intervals(), 6, width}, torch::kFloat64);
+  };
   for (int ti = 0; ti < nt; ++ti)
-    for (int tj = 0; tj < nt; ++tj)
-      tables_.push_back(register_buffer(fmt::format("table_{}_{}", ti, tj), tables[ti * nt + tj]));
+    for (int tj = 0; tj < nt; ++tj) {
+      const int k = ti * nt + tj;
+      tables_.push_back(register_buffer(fmt::format("table_{}_{}", ti, tj),
+                                        table_of(embedding_[k], config_.embedding.back())));
+      if (config_.radial())
+        radial_tables_.push_back(
+            register_buffer(fmt::format("radial_table_{}_{}", ti, tj),
+                            table_of(radial_embedding_[k], config_.radial_embedding.back())));
+    }
   overflow_ = std::make_shared<TableOverflow>();
 }
 

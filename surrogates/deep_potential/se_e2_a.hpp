@@ -9,7 +9,11 @@
 //   D_i    = (Gᵀ R̃)(R̃ᵀ G<) / slots², G< the first axis_neuron columns;
 //   E      = Σ_i [fitting net of type(i)](D_i) + bias[type(i)].
 // With `three_body` set, D_i is [D_i, D3_i], D3 the se_e3 descriptor (se_e3.hpp), as
-// DeePMD-kit's `hybrid` of se_e2_a and se_e3.
+// DeePMD-kit's `hybrid` of se_e2_a and se_e3. With `radial_embedding` set, D_i also carries
+// DeePMD-kit's se_e2_r on the same environment: Dr_i = Σ_j Gr(R̃_ij,0) / slots / 5
+// (deepmd/dpmodel/descriptor/se_r.py, res_rescale 1/5), a neighbour sum the fitting net sees
+// linearly; se_e2_a's D holds only products of such sums, so a pair energy Σ_j φ(r_ij) has to
+// be approximated by the fitting net there.
 // Forces and virial come from autograd on the relative vectors r_ij (predict()), in float64.
 #include <torch/torch.h>
 
@@ -39,6 +43,9 @@ struct SeE2aConfig {
   long angular_order = 1;
   long environment_columns() const { return angular_order == 2 ? 10 : 4; }
   SeE3Config three_body;  // the se_e3 part; off unless three_body.sel is set
+  // The se_e2_r part's embedding widths (its descriptor size = last); empty: off.
+  std::vector<long> radial_embedding;
+  bool radial() const { return !radial_embedding.empty(); }
   int ntypes() const { return static_cast<int>(type_map.size()); }
   long slots() const;
   nlohmann::json to_json() const;
@@ -143,6 +150,9 @@ class SeE2aModelImpl : public torch::nn::Module {
   // G3 (…, M) of the three-body net of neighbour types tj ≤ tk at x (…, 1) (its table when
   // compressed).
   torch::Tensor embed_three_body(int tj, int tk, const torch::Tensor& x);
+  // Gr (…, Mr) of the se_e2_r net [centre type][neighbour type] at normalised s (…, 1); its
+  // table when compressed (compress() tabulates it over the same range as G).
+  torch::Tensor embed_radial(int ti, int tj, const torch::Tensor& x);
 
  private:
   SeE2aConfig config_;
@@ -150,9 +160,11 @@ class SeE2aModelImpl : public torch::nn::Module {
   std::vector<torch::nn::Sequential> embedding_;  // T × T, [centre type][neighbour type]
   std::vector<torch::nn::Sequential> fitting_;    // T
   std::vector<torch::nn::Sequential> three_body_embedding_;  // T × T, used for tj ≤ tk
+  std::vector<torch::nn::Sequential> radial_embedding_;      // T × T, with a se_e2_r part
   torch::Tensor three_body_slots_;
   TableParams table_params_;
   std::vector<torch::Tensor> tables_;  // T × T coefficients (intervals, 6, M1) when compressed
+  std::vector<torch::Tensor> radial_tables_;  // T × T (intervals, 6, Mr), compressed se_e2_r
   TableParams three_body_table_params_;
   std::vector<torch::Tensor> three_body_tables_;  // T × T (used for tj ≤ tk) when compressed
   std::shared_ptr<TableOverflow> overflow_ = std::make_shared<TableOverflow>();
