@@ -111,6 +111,11 @@ Schema dp_config_schema() {
       .at_least(1)
       .fallback("8");
   t.integer("seed", "batch selection seed").at_least(0).fallback("1");
+  t.boolean("change_bias_after_training",
+            "DeePMD-kit's option: after the last step, shift the per-type energy bias by the "
+            "least-squares fit of the energy errors on the first data.stat_frames frames of "
+            "each training system (Adam leaves the energy offset wandering at small rates)")
+      .fallback("false");
   t.integer("save_freq",
             "steps between checkpoints (DeePMD save_freq); one is always written at the end")
       .at_least(1)
@@ -212,6 +217,37 @@ dp::ErrorSums dp_measure(dp::SeE2aModel& model, const std::vector<dp::SystemData
   all.virial_values = std::lround(parallel.sum(static_cast<double>(mine.virial_values)));
   all.atoms = std::lround(parallel.sum(static_cast<double>(mine.atoms)));
   return all;
+}
+
+// DeePMD-kit's change_bias_after_training: the energy errors E_label − E_model of the first
+// `frames` frames of each system fitted by least squares on the frames' type counts, the fit
+// added to the per-type bias. Every rank computes it alike (same model, same frames), so the
+// ranks stay equal. Returns the shift per type (eV).
+std::vector<double> change_energy_bias(dp::SeE2aModel& model,
+                                       const std::vector<dp::SystemData>& systems, long frames) {
+  torch::NoGradGuard no_grad;
+  const int nt = model->config().ntypes();
+  std::vector<std::vector<long>> counts;
+  std::vector<double> errors;
+  for (const auto& s : systems) {
+    const long n = std::min(frames, s.frames.frames);
+    for (long first = 0; first < n; first += 8) {
+      std::vector<long> chunk(std::min<long>(8, n - first));
+      std::iota(chunk.begin(), chunk.end(), first);
+      const dp::EnvBatch b = dp::batch_frames(s, chunk, nt);
+      const torch::Tensor e =
+          model->atomic_energy_of_env(b.env, b.env3, b).view({b.frames, b.atoms}).sum(1);
+      for (std::size_t k = 0; k < chunk.size(); ++k) {
+        counts.push_back(s.type_counts(nt));
+        errors.push_back(s.frames.energy[chunk[k]] - e[static_cast<long>(k)].item<double>());
+      }
+    }
+  }
+  const torch::Tensor before = model->bias.clone();
+  model->fit_energy_bias(counts, errors);  // the bias now holds the fit of the errors
+  const torch::Tensor shift = model->bias.clone();
+  model->bias.add_(before);
+  return std::vector<double>(shift.data_ptr<double>(), shift.data_ptr<double>() + nt);
 }
 
 class DeepPotentialFamily final : public SurrogateFamily {
@@ -395,6 +431,13 @@ void DeepPotentialFamily::train(const TrainRequest& request, nlohmann::json& res
   const double seconds = elapsed();
   save_checkpoint(seconds);  // at the end, and where --max-epochs paused the run
   model->eval();
+  // After the checkpoint, so that resuming a finished run shifts the same weights again.
+  if (t.boolean("change_bias_after_training") && state.step == total_steps) {
+    const std::vector<double> shift = change_energy_bias(model, train, data.integer("stat_frames"));
+    spdlog::info("deep_potential: energy bias changed after training by [{:.6g}] eV",
+                 fmt::join(shift, ", "));
+    results["energy_bias_change"] = shift;
+  }
   const dp::ErrorSums train_all = dp_measure(model, train, -1, *parallel);
   const dp::ErrorSums valid_all = dp_measure(model, valid, -1, *parallel);
   long n_parameters = 0;

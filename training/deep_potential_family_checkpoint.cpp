@@ -32,9 +32,12 @@ std::string first_difference(const nlohmann::json& a, const nlohmann::json& b,
 }  // namespace
 
 nlohmann::json dp_checkpoint_identity(const CaseNode& root) {
+  nlohmann::json training = yaml_to_json(root.section("training").yaml());
+  // Applied after the last step only, so a finished run may be resumed to apply it.
+  if (training.is_object()) training.erase("change_bias_after_training");
   return {{"model", yaml_to_json(root.section("model").yaml())},
           {"data", yaml_to_json(root.section("data").yaml())},
-          {"training", yaml_to_json(root.section("training").yaml())}};
+          {"training", training}};
 }
 
 void save_dp_checkpoint(const std::filesystem::path& path,

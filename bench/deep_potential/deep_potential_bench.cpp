@@ -5,7 +5,8 @@
 // The neighbour slots are built once (as the MD coupler reuses its list), so this times the
 // network and its gradient. Counters: us_per_atom_step and, for the compressed model, the
 // max |ΔF| (eV/Å) against the uncompressed one on the same frame. SURROX_DP_MODEL=PATH
-// benchmarks a trained model (its config must be the default's sel and rcut) instead.
+// benchmarks a trained model instead (its rcut and sel build the neighbour slots; a three-body
+// part is compressed too, as `surrox compress` does).
 // SURROX_DP_DUMP=DIR writes, per frame, the uncompressed model (DIR/frame_<atoms>_model.pt) and
 // the positions, box, neighbour slots, relative vectors, energy and forces as raw float64/int64
 // files (DIR/frame_<atoms>_*.bin): bench/deep_potential/python_reference.py evaluates the same
@@ -91,12 +92,12 @@ Setup& setup(int cells) {
   torch::set_num_threads(1);
   Setup& s = cache[cells];
   const Frame f = silicon(cells);
-  const dp::SeE2aConfig config;
+  // $SURROX_DP_MODEL: a trained model.pt instead of random weights with this frame's statistics.
+  const char* trained = std::getenv("SURROX_DP_MODEL");
+  const dp::SeE2aConfig config = trained ? dp::load_model(trained)->config() : dp::SeE2aConfig{};
   const dp::FrameEnvironment env =
       dp::build_environment(f.coord.data(), f.box.data(), f.types, config.rcut, config.sel);
   s.batch = dp::make_batch({env}, f.types, config.ntypes());
-  // $SURROX_DP_MODEL: a trained model.pt instead of random weights with this frame's statistics.
-  const char* trained = std::getenv("SURROX_DP_MODEL");
   for (auto* m : {&s.full, &s.compressed}) {
     if (trained) {
       *m = dp::load_model(trained);
@@ -110,6 +111,8 @@ Setup& setup(int cells) {
   data.env.push_back(env);
   const double r_min = dp::min_neighbor_distance({data});
   s.compressed->compress(s.compressed->table_range(r_min, 0.01, 5));
+  if (config.three_body.enabled())
+    s.compressed->compress_three_body(s.compressed->three_body_table_range(r_min, 0.01, 5));
   const dp::Prediction p = dp::predict(s.full, s.batch), q = dp::predict(s.compressed, s.batch);
   s.max_force_difference = (p.force - q.force).abs().max().item<double>();
   if (const char* dump = std::getenv("SURROX_DP_DUMP")) dump_frame(dump, f, env, s.full, p);

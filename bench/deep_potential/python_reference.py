@@ -1,10 +1,11 @@
 #!/usr/bin/python3
-"""The se_e2_a model of surrox evaluated by Debian's python3-torch, for the side-by-side bench.
+"""The se_e2_a model of surrox evaluated by Debian's python3-torch, for the side-by-side bench
+(with its optional se_e3 three-body and se_e2_r radial parts when the model has them).
 
 Reads the models and frames written by bench_deep_potential with SURROX_DP_DUMP=DIR (the same
 network weights, statistics and neighbour slots), evaluates energy, forces (autograd on the
 relative vectors) and virial with the same tensor operations as surrogates/deep_potential/
-se_e2_a.cpp, checks the forces against the C++ ones, and times, on one thread:
+se_e2_a.cpp and se_e3.hpp, checks the forces against the C++ ones, and times, on one thread:
   network   the evaluation from the given neighbour slots (what bench_deep_potential times);
   step      a neighbour search in torch (all pairs, minimum image, nearest `sel` per type, as
             DeePMD-kit's PyTorch backend builds its list on every call) plus the evaluation.
@@ -52,6 +53,8 @@ class SeE2a:
     def __init__(self, path):
         module = torch.jit.load(str(path))
         self.config = json.loads(module.metadata)["config"]
+        if self.config.get("angular_order", 1) != 1:
+            raise SystemExit("python_reference.py: angular_order 2 is not transcribed")
         params = {n: p.detach() for n, p in module.named_parameters()}
         buffers = dict(module.named_buffers())
         self.ntypes = len(self.config["type_map"])
@@ -61,9 +64,24 @@ class SeE2a:
                            for tj in range(self.ntypes)] for ti in range(self.ntypes)]
         self.fitting = [dense_layers(params, f"fitting_{t}", True) for t in range(self.ntypes)]
         self.davg, self.dstd, self.bias = buffers["davg"], buffers["dstd"], buffers["bias"]
+        three = self.config.get("three_body")
+        self.sel3 = three["sel"] if three else None
+        if three:
+            self.three_body = {(tj, tk): dense_layers(params, f"three_body_embedding_{tj}_{tk}", False)
+                               for tj in range(self.ntypes) for tk in range(tj, self.ntypes)}
+            self.davg3, self.dstd3 = buffers["davg3"], buffers["dstd3"]
+            # the first sel3[t] of se_e2_a's slots of each type
+            self.slots3 = torch.tensor([self.offset[t] + k for t in range(self.ntypes)
+                                        for k in range(self.sel3[t])], dtype=torch.int64)
+            self.offset3 = np.concatenate([[0], np.cumsum(self.sel3)]).tolist()
+        self.radial = None
+        if self.config.get("radial_embedding"):
+            self.radial = [[dense_layers(params, f"radial_embedding_{ti}_{tj}", False)
+                            for tj in range(self.ntypes)] for ti in range(self.ntypes)]
 
-    def environment_matrix(self, rij):
-        rs, rc = self.config["rcut_smth"], self.config["rcut"]
+    def environment_matrix(self, rij, rs=None, rc=None):
+        rs = self.config["rcut_smth"] if rs is None else rs
+        rc = self.config["rcut"] if rc is None else rc
         r2 = (rij * rij).sum(-1, keepdim=True)
         filled = r2 > 0
         r = torch.sqrt(torch.where(filled, r2, torch.ones_like(r2)))
@@ -72,23 +90,47 @@ class SeE2a:
         s = w / r * filled
         return torch.cat([s, s * rij / r], -1)
 
+    def three_body_descriptor(self, r):
+        n, d = r.shape[0], None
+        for tj in range(self.ntypes):
+            for tk in range(tj, self.ntypes):
+                rj = r.narrow(1, self.offset3[tj], self.sel3[tj]).narrow(2, 1, 3)
+                rk = r.narrow(1, self.offset3[tk], self.sel3[tk]).narrow(2, 1, 3)
+                x = torch.matmul(rj, rk.transpose(1, 2))
+                g = apply(self.three_body[(tj, tk)], x.reshape(-1, 1))
+                part = torch.matmul(x.reshape(n, 1, -1), g.view(n, x.shape[1] * x.shape[2], -1)).squeeze(1)
+                part = part / (self.sel3[tj] * self.sel3[tk])
+                d = part if d is None else d + part
+        return d
+
     def atomic_energy(self, rij, of_type):
         slots, m2 = sum(self.sel), self.config["axis_neuron"]
         env = self.environment_matrix(rij)
+        if self.sel3:
+            three = self.config["three_body"]
+            env3 = self.environment_matrix(rij.index_select(1, self.slots3), three["rcut_smth"], three["rcut"])
         energy = torch.zeros(rij.shape[0], dtype=rij.dtype)
         for ti in range(self.ntypes):
             rows = of_type[ti]
             if rows.numel() == 0:
                 continue
             r = (env.index_select(0, rows) - self.davg[ti]) / self.dstd[ti]
-            gr = None
+            gr, radial = None, None
             for tj in range(self.ntypes):
                 rr = r.narrow(1, self.offset[tj], self.sel[tj])
+                if self.radial:
+                    part = apply(self.radial[ti][tj], rr.narrow(2, 0, 1)).sum(1)
+                    radial = part if radial is None else radial + part
                 part = torch.matmul(rr.transpose(1, 2), apply(self.embedding[ti][tj], rr.narrow(2, 0, 1)))
                 gr = part if gr is None else gr + part
             gr = gr / slots
-            d = torch.matmul(gr.transpose(1, 2), gr.narrow(2, 0, m2))
-            e = apply(self.fitting[ti], d.flatten(1)).squeeze(-1) + self.bias[ti]
+            d = torch.matmul(gr.transpose(1, 2), gr.narrow(2, 0, m2)).flatten(1)
+            if self.sel3:
+                r3 = (env3.index_select(0, rows) - self.davg3[ti]) / self.dstd3[ti]
+                d = torch.cat([d, self.three_body_descriptor(r3)], 1)
+            if self.radial:
+                d = torch.cat([d, radial / (5.0 * slots)], 1)
+            e = apply(self.fitting[ti], d).squeeze(-1) + self.bias[ti]
             energy = energy.index_add(0, rows, e)
         return energy
 

@@ -289,8 +289,10 @@ torch::Tensor SeE2aModelImpl::atomic_energy_of_env(const torch::Tensor& env,
       d = torch::cat({d, torch::matmul(g2.transpose(1, 2), g2.narrow(2, 0, m2)).flatten(1)}, 1);
     }
     if (config_.three_body.enabled()) {
-      const torch::Tensor r3 = (env3.index_select(0, rows) - davg3[ti]) / dstd3[ti];
-      d = torch::cat({d, three_body_descriptor(r3, config_.three_body.sel,
+      const torch::Tensor raw3 = env3.index_select(0, rows);
+      const torch::Tensor r3 = (raw3 - davg3[ti]) / dstd3[ti];
+      const std::vector<int>& sel3 = config_.three_body.sel;
+      d = torch::cat({d, three_body_descriptor(r3, sel3, three_body_slots_in_use(raw3, sel3),
                                                [&](int tj, int tk, const torch::Tensor& x) {
                                                  return embed_three_body(tj, tk, x);
                                                })},

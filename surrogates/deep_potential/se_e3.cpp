@@ -32,4 +32,16 @@ torch::Tensor three_body_slot_index(const std::vector<int>& sel,
   return torch::tensor(index, torch::kInt64);
 }
 
+std::vector<int> three_body_slots_in_use(const torch::Tensor& raw, const std::vector<int>& sel) {
+  std::vector<int> used;
+  long offset = 0;
+  for (int n : sel) {
+    // A slot's raw s is > 0 exactly inside the three-body rcut (the switch is 0 at and beyond it).
+    const torch::Tensor inside = raw.narrow(1, offset, n).select(2, 0) > 0;  // (centres, n)
+    used.push_back(inside.numel() == 0 ? 0 : static_cast<int>(inside.sum(1).max().item<long>()));
+    offset += n;
+  }
+  return used;
+}
+
 }  // namespace surrox::surrogates::deep_potential

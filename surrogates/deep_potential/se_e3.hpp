@@ -37,11 +37,20 @@ struct SeE3Config {
 torch::Tensor three_body_slot_index(const std::vector<int>& sel,
                                     const std::vector<int>& three_body_sel);
 
+// Per neighbour type, the largest number of leading three-body slots any centre of `raw`
+// (n, slots, 4), its raw (unnormalised) three-body rows, has within the three-body rcut.
+// The slots are sorted nearest first, so the rest of each block is empty or beyond rcut: zero
+// rows with zero derivative, whose normalised direction columns are 0 (davg3 is 0 there), so
+// every pair x_jk they are in is 0 and adds x·G3(x) = 0 to D3 and nothing to the forces.
+std::vector<int> three_body_slots_in_use(const torch::Tensor& raw, const std::vector<int>& sel);
+
 // The descriptor D3 (n, M) of n centres from their normalised three-body environment rows
 // r (n, slots, 4); `embed(tj, tk, x)` applies the net of neighbour types (tj ≤ tk) to x (…, 1).
+// Only the first used[t] slots of each type's block are paired (three_body_slots_in_use; the
+// other pairs add exactly 0); the normalisation stays 1/(sel_j sel_k).
 template <class Embed>
 torch::Tensor three_body_descriptor(const torch::Tensor& r, const std::vector<int>& sel,
-                                    Embed&& embed) {
+                                    const std::vector<int>& used, Embed&& embed) {
   const int nt = static_cast<int>(sel.size());
   const long n = r.size(0);
   std::vector<long> offset(nt + 1, 0);
@@ -49,8 +58,8 @@ torch::Tensor three_body_descriptor(const torch::Tensor& r, const std::vector<in
   torch::Tensor d;
   for (int tj = 0; tj < nt; ++tj)
     for (int tk = tj; tk < nt; ++tk) {
-      const torch::Tensor rj = r.narrow(1, offset[tj], sel[tj]).narrow(2, 1, 3);
-      const torch::Tensor rk = r.narrow(1, offset[tk], sel[tk]).narrow(2, 1, 3);
+      const torch::Tensor rj = r.narrow(1, offset[tj], used[tj]).narrow(2, 1, 3);
+      const torch::Tensor rk = r.narrow(1, offset[tk], used[tk]).narrow(2, 1, 3);
       const torch::Tensor x = torch::matmul(rj, rk.transpose(1, 2));  // (n, sel_j, sel_k)
       const torch::Tensor g = embed(tj, tk, x.reshape({-1, 1}));      // (n·sel_j·sel_k, M)
       const torch::Tensor part =

@@ -171,6 +171,34 @@ TEST(DeepPotentialThreeBody, CompressedMatchesTheNets) {
   EXPECT_THROW(compressed->compress_three_body(compressed->three_body_table_params()), InputError);
 }
 
+// Pairing only the slots in use (the rest are zero rows beyond the three-body rcut) gives the
+// descriptor of all the pairs: the skip is exact, and it does skip here.
+TEST(DeepPotentialThreeBody, SkippingEmptySlotsChangesNothing) {
+  const TestFrame f = diamond_frame(37);
+  SeE2aModel m = three_body_model(f);
+  const EnvBatch b = batch_of(m->config(), f);
+  const torch::Tensor raw = m->three_body_environment(b.rij);
+  const std::vector<int>& sel = m->config().three_body.sel;
+  const std::vector<int> used = three_body_slots_in_use(raw, sel);
+  ASSERT_EQ(used.size(), sel.size());
+  for (std::size_t t = 0; t < sel.size(); ++t) {
+    EXPECT_GT(used[t], 0);
+    EXPECT_LT(used[t], sel[t]);
+  }
+  torch::NoGradGuard no_grad;
+  const torch::Tensor r = (raw - m->davg3[0]) / m->dstd3[0];
+  auto embed = [&](int tj, int tk, const torch::Tensor& x) {
+    return m->embed_three_body(tj, tk, x);
+  };
+  const torch::Tensor all = three_body_descriptor(r, sel, sel, embed),
+                      skipped = three_body_descriptor(r, sel, used, embed);
+  const double diff = (all - skipped).abs().max().item<double>();
+  std::printf("three-body slots in use %d, %d of %d, %d: max |ΔD3| %.3g (|D3| up to %.3g)\n",
+              used[0], used[1], sel[0], sel[1], diff, all.abs().max().item<double>());
+  EXPECT_LT(diff, 1e-14 * std::max(1.0, all.abs().max().item<double>()));
+  EXPECT_GT(all.abs().max().item<double>(), 1e-6);
+}
+
 TEST(DeepPotentialThreeBody, RefusesSlotsOrCutoffBeyondSeE2a) {
   SeE2aConfig c = three_body_config(2);
   c.three_body.sel = {8, 30};  // more than sel[1] = 24

@@ -4,15 +4,20 @@
 // The deep_potential family's exact resume: 20 steps straight equal 8 steps, a checkpoint and
 // a resumed run to 20 (weights bit for bit, metrics.csv rows and final metrics identical), with
 // the checkpoint taken between two metrics rows; a checkpoint of another config, a model file,
-// another family's checkpoint and a missing file are InputErrors.
+// another family's checkpoint and a missing file are InputErrors. change_bias_after_training
+// (DeePMD-kit's): applied to a finished run by resuming it, it moves the energy bias alone, by
+// the fit that zeroes the mean energy error of the statistics frames.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
+#include <numeric>
 #include <sstream>
 
 #include "core/error.hpp"
 #include "deep_potential_training_support.hpp"
 #include "surrogates/deep_potential/model_file.hpp"
+#include "surrogates/deep_potential/training_data.hpp"
 
 namespace surrox::training {
 namespace {
@@ -63,6 +68,43 @@ TEST(DeepPotentialResume, StoppedAndResumedEqualsStraight) {
   EXPECT_EQ(rows, rows_without_seconds(dir / "resumed/metrics.csv"));
   std::printf("20 straight vs 8 + resumed 12: %zu weight tensors equal bitwise, %s\n", pa.size(),
               rows.back().c_str());
+}
+
+// Mean of E_label − E_model over the first `frames` frames of the system at `path`.
+double mean_energy_error(surrogates::deep_potential::SeE2aModel& model, const fs::path& path,
+                         long frames) {
+  namespace dp = surrogates::deep_potential;
+  const auto systems = dp::load_systems({path}, model->config());
+  std::vector<long> first(frames);
+  std::iota(first.begin(), first.end(), 0L);
+  const dp::Prediction p = dp::predict(model, dp::batch_frames(systems.at(0), first, 1));
+  return (dp::labels_of(systems[0], first).energy - p.energy).mean().item<double>();
+}
+
+TEST(DeepPotentialChangeBias, ZeroesTheMeanEnergyErrorOfTheStatFramesAndMovesOnlyTheBias) {
+  const fs::path dir = surrox::testing::scratch_dir();
+  const std::string text =
+      dp_config_text(write_dp_frames(dir / "train", 16, 5), write_dp_frames(dir / "held", 4, 6));
+  dp_train(text, dir / "plain");
+  // The finished run resumed with the option: no step is taken, the bias is changed.
+  const auto changed = dp_train(text, dir / "changed", {"training.change_bias_after_training=true"},
+                                dir / "plain/checkpoint.pt");
+  ASSERT_TRUE(changed.contains("energy_bias_change"));
+  const double shift = changed["energy_bias_change"][0].get<double>();
+  namespace dp = surrogates::deep_potential;
+  auto a = dp::load_model(dir / "plain/model.pt"), b = dp::load_model(dir / "changed/model.pt");
+  const auto pa = a->parameters(), pb = b->parameters();
+  ASSERT_EQ(pa.size(), pb.size());
+  for (std::size_t i = 0; i < pa.size(); ++i) EXPECT_TRUE(torch::equal(pa[i], pb[i])) << i;
+  EXPECT_NEAR((b->bias - a->bias)[0].item<double>(), shift, 1e-14);
+  // stat_frames is 8 in this config; one type and equal atom counts, so the fit zeroes the mean.
+  const double before = mean_energy_error(a, dir / "train", 8),
+               after = mean_energy_error(b, dir / "train", 8);
+  EXPECT_GT(std::fabs(before), 1e-5);  // there was an offset to remove: the check can fail
+  EXPECT_NEAR(after, 0.0, 1e-10);
+  EXPECT_NEAR(shift, before / 8, 1e-10);  // per atom of the 8-atom frames
+  std::printf("change_bias_after_training: shift %.6g eV per atom, mean error %.3g → %.3g eV\n",
+              shift, before, after);
 }
 
 TEST(DeepPotentialResume, ForeignCheckpointsAreInputErrors) {
