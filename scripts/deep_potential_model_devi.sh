@@ -9,10 +9,12 @@
 #   4. the fraction of rows (from step 200 on) with max_devi_f < lo (0.05 eV/Å) and ≥ hi
 #      (0.15 eV/Å) for each.
 # Usage: scripts/deep_potential_model_devi.sh OUT [STEPS] [MD_STEPS]   (defaults 1000 and 2000)
+#        JOBS=N trains N models at a time (default 1; each trains on one thread).
 set -euo pipefail
 out=${1:?usage: scripts/deep_potential_model_devi.sh OUT [STEPS] [MD_STEPS]}
 steps=${2:-1000}
 md_steps=${3:-2000}
+jobs=${JOBS:-1}
 here=$(cd "$(dirname "$0")/.." && pwd)
 surrox=${SURROX:-$here/build/release/apps/surrox}
 case=$here/cases/deep_potential/si_reference.yaml
@@ -23,12 +25,17 @@ for t in 600 1200; do
     --set solver.integrator.seed=$t --set solver.velocity.seed=$((t * 7 + 1))
 done
 models=()
+running=0
 for seed in 1 2 3 4; do
   "$surrox" train "$here/cases/deep_potential/si_train.yml" -o "$out/train$seed" --log-level warn \
     --set "data.train=[$out/ref/c600/deepmd,$out/ref/c1200/deepmd]" \
-    --set model.seed=$seed --set training.steps="$steps" --set training.disp_freq=$((steps / 4))
+    --set model.seed=$seed --set training.steps="$steps" --set training.disp_freq=$((steps / 4)) &
   models+=("'$out/train$seed/model.pt'")
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
 done
+# wait -n returns each training's exit status, so a failed one stops the script (set -e).
+while [ "$running" -gt 0 ]; do wait -n; running=$((running - 1)); done
 list=$(IFS=,; echo "${models[*]}")
 for t in 900 4000; do
   "$surrox" run "$case" -o "$out/md$t" --log-level warn \
