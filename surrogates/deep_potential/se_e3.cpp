@@ -37,8 +37,14 @@ std::vector<int> three_body_slots_in_use(const torch::Tensor& raw, const std::ve
   long offset = 0;
   for (int n : sel) {
     // A slot's raw s is > 0 exactly inside the three-body rcut (the switch is 0 at and beyond it).
+    // The last such slot of any centre + 1 (the nearest-first order makes it the count; taking
+    // the position keeps the result exact whatever the order).
     const torch::Tensor inside = raw.narrow(1, offset, n).select(2, 0) > 0;  // (centres, n)
-    used.push_back(inside.numel() == 0 ? 0 : static_cast<int>(inside.sum(1).max().item<long>()));
+    const torch::Tensor position = torch::arange(1, n + 1, torch::kInt64);
+    used.push_back(
+        inside.numel() == 0
+            ? 0
+            : static_cast<int>((inside.to(torch::kInt64) * position).max().item<long>()));
     offset += n;
   }
   return used;

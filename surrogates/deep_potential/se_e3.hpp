@@ -37,11 +37,12 @@ struct SeE3Config {
 torch::Tensor three_body_slot_index(const std::vector<int>& sel,
                                     const std::vector<int>& three_body_sel);
 
-// Per neighbour type, the largest number of leading three-body slots any centre of `raw`
-// (n, slots, 4), its raw (unnormalised) three-body rows, has within the three-body rcut.
-// The slots are sorted nearest first, so the rest of each block is empty or beyond rcut: zero
-// rows with zero derivative, whose normalised direction columns are 0 (davg3 is 0 there), so
-// every pair x_jk they are in is 0 and adds x·G3(x) = 0 to D3 and nothing to the forces.
+// Per neighbour type, the number of leading three-body slots that holds every slot within the
+// three-body rcut of any centre of `raw` (n, slots, 4), its raw (unnormalised) three-body rows.
+// (The slots are sorted nearest first, so that is the most any centre has.) The rest of each
+// block is empty or beyond rcut: zero rows with zero derivative, whose normalised direction columns
+// are 0 (davg3 is 0 there), so every pair x_jk they are in is 0 and adds x·G3(x) = 0 to D3 and
+// nothing to the forces.
 std::vector<int> three_body_slots_in_use(const torch::Tensor& raw, const std::vector<int>& sel);
 
 // The descriptor D3 (n, M) of n centres from their normalised three-body environment rows
