@@ -230,10 +230,8 @@ std::vector<double> change_energy_bias(dp::SeE2aModel& model,
   std::vector<std::vector<long>> counts;
   std::vector<double> errors;
   for (const auto& s : systems) {
-    const long n = std::min(frames, s.frames.frames);
-    for (long first = 0; first < n; first += 8) {
-      std::vector<long> chunk(std::min<long>(8, n - first));
-      std::iota(chunk.begin(), chunk.end(), first);
+    for (const std::vector<long>& chunk :
+         dp::frame_chunks(0, std::min(frames, s.frames.frames), 8)) {
       const dp::EnvBatch b = dp::batch_frames(s, chunk, nt);
       const torch::Tensor e =
           model->atomic_energy_of_env(b.env, b.env3, b).view({b.frames, b.atoms}).sum(1);

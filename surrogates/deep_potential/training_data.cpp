@@ -126,14 +126,21 @@ nlohmann::json ErrorSums::metrics() const {
   return j;
 }
 
+std::vector<std::vector<long>> frame_chunks(long first, long end, long chunk) {
+  std::vector<std::vector<long>> chunks;
+  for (long from = first; from < end; from += chunk) {
+    chunks.emplace_back(std::min(chunk, end - from));
+    std::iota(chunks.back().begin(), chunks.back().end(), from);
+  }
+  return chunks;
+}
+
 ErrorSums evaluate_system(SeE2aModel& model, const SystemData& s, long chunk, long first,
                           long last) {
   ErrorSums sums;
   const double n = static_cast<double>(s.atoms());
   const long end = last < 0 ? s.frames.frames : std::min(last, s.frames.frames);
-  for (long from = first; from < end; from += chunk) {
-    std::vector<long> frames(std::min(chunk, end - from));
-    std::iota(frames.begin(), frames.end(), from);
+  for (const std::vector<long>& frames : frame_chunks(first, end, chunk)) {
     const EnvBatch batch = batch_frames(s, frames, model->config().ntypes());
     const Prediction p = predict(model, batch, false);
     const Labels l = labels_of(s, frames);

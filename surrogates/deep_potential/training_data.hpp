@@ -39,6 +39,10 @@ void precompute_environments(SystemData& s, const SeE2aConfig& config);
 
 EnvBatch batch_frames(const SystemData& s, const std::vector<long>& frames, int ntypes);
 
+// The frame indices first … end − 1 in consecutive chunks of at most `chunk` (batches of
+// bounded memory for evaluation).
+std::vector<std::vector<long>> frame_chunks(long first, long end, long chunk);
+
 struct Labels {
   torch::Tensor energy, force, virial;  // (F), (F, N, 3), (F, 9); virial undefined if absent
 };
