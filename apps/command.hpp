@@ -50,7 +50,8 @@ std::unique_ptr<Command> make_docs_command();
 std::unique_ptr<Command> make_train_command();
 std::unique_ptr<Command> make_evaluate_command();
 std::unique_ptr<Command> make_compress_command();
-std::unique_ptr<Command> make_mesh_command();  // command_mesh.cpp
+std::unique_ptr<Command> make_concurrent_learn_command();  // command_concurrent_learn.cpp
+std::unique_ptr<Command> make_mesh_command();              // command_mesh.cpp
 
 // "out/<stem>" for a case or data file path.
 std::filesystem::path default_output_for(const std::string& prefix, const std::string& input);

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "apps/command.hpp"
+#include "apps/concurrent_learning.hpp"
 #include "apps/coupled_run.hpp"
 #include "apps/run_case.hpp"
 #include "core/schema_markdown.hpp"
@@ -49,7 +50,9 @@ class DocsCommand final : public Command {
            "file is read.\n\n" +
            schema_markdown("`surrox run` cases", run_case_schema()) + "\n" +
            train_config_reference() +
-           schema_markdown("`surrox run` cases with a `coupler` section", coupled_case_schema());
+           schema_markdown("`surrox run` cases with a `coupler` section", coupled_case_schema()) +
+           "\n" +
+           schema_markdown("`surrox concurrent-learn` configs", concurrent_learning_schema());
   }
 
  private:

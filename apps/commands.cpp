@@ -12,6 +12,7 @@ std::vector<std::unique_ptr<Command>> make_commands() {
   commands.push_back(make_train_command());
   commands.push_back(make_evaluate_command());
   commands.push_back(make_compress_command());
+  commands.push_back(make_concurrent_learn_command());
   commands.push_back(make_docs_command());
   return commands;
 }

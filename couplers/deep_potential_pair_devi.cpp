@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <iomanip>
 #include <sstream>
 
 #include "core/atomic_file.hpp"
+#include "core/error.hpp"
 
 namespace surrox::couplers {
 
@@ -71,6 +74,28 @@ void write_model_devi(const std::filesystem::path& dir, const std::vector<ModelD
   }
   write_text_atomically(dir / "model_devi.out", out.str());
   write_text_atomically(dir / "model_devi.csv", csv);
+}
+
+std::vector<ModelDeviRow> read_model_devi(const std::filesystem::path& csv) {
+  std::ifstream in(csv);
+  if (!in) throw InputError(csv.string() + ": cannot open the model-deviation table");
+  const std::string header =
+      "step,max_devi_v,min_devi_v,avg_devi_v,max_devi_f,min_devi_f,avg_devi_f";
+  std::string line;
+  if (!std::getline(in, line) || line != header)
+    throw InputError(csv.string() + ":1: expected the header " + header);
+  std::vector<ModelDeviRow> rows;
+  for (long number = 2; std::getline(in, line); ++number) {
+    ModelDeviRow r;
+    char tail = 0;
+    if (std::sscanf(line.c_str(), "%ld,%lf,%lf,%lf,%lf,%lf,%lf%c", &r.step, &r.max_devi_v,
+                    &r.min_devi_v, &r.avg_devi_v, &r.max_devi_f, &r.min_devi_f, &r.avg_devi_f,
+                    &tail) != 7)
+      throw InputError(fmt::format("{}:{}: expected a step and six numbers, got '{}'", csv.string(),
+                                   number, line));
+    rows.push_back(r);
+  }
+  return rows;
 }
 
 }  // namespace surrox::couplers

@@ -28,4 +28,8 @@ ModelDeviRow virial_deviation(long step, const std::vector<double>& virial, long
 // scientific notation in 19) and model_devi.csv with the same columns at full precision.
 void write_model_devi(const std::filesystem::path& dir, const std::vector<ModelDeviRow>& rows);
 
+// Reads the model_devi.csv write_model_devi writes (InputError naming the file and line for a
+// missing file, another header or a malformed row).
+std::vector<ModelDeviRow> read_model_devi(const std::filesystem::path& csv);
+
 }  // namespace surrox::couplers

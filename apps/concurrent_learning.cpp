@@ -1,0 +1,454 @@
+#include "apps/concurrent_learning.hpp"
+
+#include <fmt/format.h>
+#include <mpi.h>
+#include <spdlog/spdlog.h>
+#include <yaml-cpp/yaml.h>
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+
+#include "apps/candidate_selection.hpp"
+#include "apps/reference_labels.hpp"
+#include "apps/run_case.hpp"
+#include "apps/run_driver.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "couplers/deep_potential_pair.hpp"
+#include "couplers/deep_potential_pair_devi.hpp"
+#include "io/deepmd_system.hpp"
+#include "training/surrogate_family.hpp"
+
+namespace surrox::apps {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+Schema make_schema() {
+  Schema s(
+      "Concurrent learning of a deep potential (DP-GEN's loop) for `surrox concurrent-learn`: "
+      "train an ensemble, explore with it in MD, label the frames the models disagree on with "
+      "the reference potential, retrain; one folder iter.NNN per iteration.");
+  s.section("runtime", training::runtime_config_schema(), "threads and logging");
+  s.input_path("reference",
+               "the reference MD case (metal units): its `pair` labels the selected frames, and "
+               "the explorations run it with the ensemble as the pair (relative to this file)");
+  s.integer("iterations", "train–explore–label rounds; the last one stops after exploring")
+      .at_least(1)
+      .fallback("3");
+  s.real("converged_accurate",
+         "stop early when this fraction of the explored rows is accurate (max ε_F < lo)")
+      .above(0)
+      .at_most(1)
+      .fallback("1.0");
+  Schema data("Labelled frames (DeePMD npy systems or folders of them, relative to this file).");
+  data.strings("initial", "frames to start from (DP-GEN's init_data)");
+  data.strings("validation", "held-out frames: model 0's errors on them are reported per iteration")
+      .fallback("[]");
+  s.section("data", data, "initial and held-out frames");
+  Schema training("How each model of the ensemble is trained (`surrox train`).");
+  training.input_path("config",
+                      "a `surrox train` config of family deep_potential (its data.* are replaced)");
+  training
+      .integer("models",
+               "ensemble size (DP-GEN: 4); model i is trained with model.seed "
+               "1 + i + models × iteration")
+      .at_least(2)
+      .fallback("4");
+  training.strings("set", "overrides applied to every training, as --set KEY=VALUE").fallback("[]");
+  s.section("training", training, "the ensemble's training");
+  Schema exploration(
+      "MD with the ensemble (model 0 drives, all give the model deviation), one run per "
+      "temperature, new seeds every iteration.");
+  exploration.reals("temperatures", "thermostat (and initial-velocity) temperatures, K");
+  exploration.integer("steps", "MD steps per run").at_least(1).fallback("2000");
+  exploration.integer("out_freq", "steps between model-deviation rows and recorded frames")
+      .at_least(1)
+      .fallback("10");
+  exploration.integer("first_step", "rows before this step are equilibration, not counted")
+      .at_least(0)
+      .fallback("100");
+  exploration.strings("set", "overrides of the reference case for the explorations").fallback("[]");
+  s.section("exploration", exploration, "the explorations");
+  Schema selection("Which explored frames are labelled (DP-GEN's trust levels).");
+  selection.real("lo", "max ε_F below this: accurate, not labelled (eV/Å)")
+      .at_least(0)
+      .fallback("0.05");
+  selection.real("hi", "max ε_F at or above this: failed, not labelled (eV/Å)")
+      .above(0)
+      .fallback("0.15");
+  selection.integer("max_candidates", "frames labelled per iteration at most (fp_task_max)")
+      .at_least(1)
+      .fallback("50");
+  selection.integer("seed", "seed of the draw among candidates").at_least(0).fallback("1");
+  s.section("selection", selection, "frame selection");
+  return s;
+}
+
+// Paths of a `strings` key relative to the config's folder; each must exist.
+std::vector<fs::path> data_paths(const CaseNode& node, const std::string& key) {
+  std::vector<fs::path> out;
+  for (const std::string& text : node.strings(key)) {
+    fs::path p(text);
+    if (p.is_relative()) p = fs::path(node.origin().directory) / p;
+    p = p.lexically_normal();
+    if (!fs::exists(p)) node.fail(key, "no such file or folder: " + p.string());
+    out.push_back(p);
+  }
+  return out;
+}
+
+std::string yaml_list(const std::vector<fs::path>& paths) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < paths.size(); ++i)
+    text += (i ? ", '" : "'") + fs::absolute(paths[i]).string() + "'";
+  return text + "]";
+}
+
+json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+// A stage is done when its result.json exists; every rank sees the same files.
+bool done(const fs::path& dir) { return fs::exists(dir / "result.json"); }
+
+void finish(const Runtime& runtime, const fs::path& dir, const json& result) {
+  if (runtime.root()) {
+    fs::create_directories(dir);
+    write_text_atomically(dir / "result.json", result.dump(1));
+  }
+  MPI_Barrier(runtime.comm());
+}
+
+// The resolved config without the keys that may change between continuations of one loop.
+std::string loop_identity(const std::string& resolved_yaml) {
+  YAML::Node node = YAML::Load(resolved_yaml);
+  for (const char* key : {"iterations", "converged_accurate", "runtime"}) node.remove(key);
+  YAML::Emitter out;
+  out << node;
+  return out.c_str();
+}
+
+class Loop {
+ public:
+  Loop(Runtime& runtime, const io::CaseFile& config, fs::path out)
+      : runtime_(runtime), config_(config), root_(config.root), out_(std::move(out)) {
+    const CaseNode t = root_.section("training");
+    train_config_ = t.string("config");
+    if (training::config_family(train_config_, {}) != "deep_potential")
+      t.fail("config", "needs a training config of family deep_potential");
+    models_ = t.integer("models");
+    train_set_ = t.strings("set");
+    const CaseNode data = root_.section("data");
+    initial_ = data_paths(data, "initial");
+    if (initial_.empty()) data.fail("initial", "give at least one system of labelled frames");
+    validation_ = data_paths(data, "validation");
+    const CaseNode e = root_.section("exploration");
+    temperatures_ = e.reals("temperatures");
+    if (temperatures_.empty()) e.fail("temperatures", "give at least one temperature");
+    for (double t : temperatures_)
+      if (!(t > 0)) e.fail("temperatures", fmt::format("{} K is not a temperature", t));
+    const CaseNode sel = root_.section("selection");
+    rule_.lo = sel.real("lo");
+    rule_.hi = sel.real("hi");
+    if (!(rule_.lo < rule_.hi)) sel.fail("hi", "must be above lo");
+    rule_.max_candidates = sel.integer("max_candidates");
+    rule_.first_step = e.integer("first_step");
+  }
+
+  json run() {
+    const long iterations = root_.integer("iterations");
+    json rows = json::array();
+    std::vector<fs::path> labelled;  // systems labelled so far
+    fs::path final_model;
+    for (long it = 0; it < iterations; ++it) {
+      const auto start = std::chrono::steady_clock::now();
+      const fs::path dir = out_ / fmt::format("iter.{:03d}", it);
+      json row = {{"iteration", it}};
+      std::vector<fs::path> train_data = initial_;
+      train_data.insert(train_data.end(), labelled.begin(), labelled.end());
+      const std::vector<fs::path> models = train_ensemble(it, dir, train_data, row);
+      final_model = models[0];
+      measure_held_out(models[0], dir / "held_out", row);
+      std::vector<fs::path> trajectories;
+      const auto devi = explore(it, dir / "explore", models, trajectories);
+      SelectionRule rule = rule_;
+      rule.seed = static_cast<std::uint64_t>(root_.section("selection").integer("seed") + it);
+      const Selection s = select_candidates(devi, rule);
+      row["explored_rows"] = s.rows();
+      row["accurate_fraction"] = s.fraction(s.accurate);
+      row["candidate_fraction"] = s.fraction(s.candidates);
+      row["failed_fraction"] = s.fraction(s.failed);
+      row["candidates"] = s.candidates;
+      const bool last =
+          it + 1 == iterations || s.fraction(s.accurate) >= root_.real("converged_accurate");
+      long added = 0;
+      if (!last) {
+        for (const fs::path& system : label(dir / "label", trajectories, s)) {
+          added += io::read_deepmd_system(system).frames;
+          labelled.push_back(system);
+        }
+      }
+      row["labelled_frames"] = added;
+      row["seconds"] =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      spdlog::info(
+          "iteration {}: {} training frames, held-out force RMSE {:.1f} meV/Å; explored {} rows: "
+          "accurate {:.1f} %, candidates {:.1f} %, failed {:.1f} %; labelled {}",
+          it, row["training_frames"].get<long>(),
+          1000 * row.value("held_out_force_rmse", std::nan("")), s.rows(),
+          100 * s.fraction(s.accurate), 100 * s.fraction(s.candidates), 100 * s.fraction(s.failed),
+          added);
+      rows.push_back(row);
+      if (last) break;
+    }
+    write_table(rows);
+    if (runtime_.root()) {
+      AtomicFile model(out_ / "model.pt");
+      fs::copy_file(final_model, model.temporary(), fs::copy_options::overwrite_existing);
+      model.commit();
+    }
+    MPI_Barrier(runtime_.comm());
+    json results = {{"iterations", rows},
+                    {"model", (out_ / "model.pt").string()},
+                    {"table", (out_ / "iterations.csv").string()}};
+    return results;
+  }
+
+ private:
+  std::vector<fs::path> train_ensemble(long it, const fs::path& dir,
+                                       const std::vector<fs::path>& data, json& row) {
+    std::vector<fs::path> models;
+    // The models are independent (DP-GEN trains them as separate jobs): with several ranks,
+    // model m trains on rank m mod size alone; a single rank trains them one after another.
+    const int rank = runtime_.rank(), size = runtime_.size();
+    for (long m = 0; m < models_; ++m) {
+      const fs::path mdir = dir / fmt::format("train.{}", m);
+      models.push_back(mdir / "model.pt");
+      if (m % size != rank || done(mdir)) continue;
+      CommunicatorScope one_rank(runtime_, MPI_COMM_SELF);
+      spdlog::info("iteration {}: training model {}/{}{}", it, m + 1, models_,
+                   size > 1 ? fmt::format(" on rank {}", rank) : "");
+      std::vector<std::string> set = {"data.train=" + yaml_list(data),
+                                      "data.validation=" + yaml_list(validation_),
+                                      fmt::format("model.seed={}", 1 + m + models_ * it)};
+      set.insert(set.end(), train_set_.begin(), train_set_.end());
+      const io::CaseFile config =
+          io::load_case(train_config_, training::train_config_schema("deep_potential"), set);
+      // An interrupted training continues from its checkpoint.
+      const fs::path checkpoint = mdir / "checkpoint.pt";
+      const training::TrainRequest request{
+          config, runtime_,
+          mdir,   fs::exists(checkpoint) ? std::optional<fs::path>(checkpoint) : std::nullopt,
+          0,      train_config_};
+      if (runtime_.root()) {
+        fs::create_directories(mdir);
+        write_text_atomically(mdir / "config.resolved.yaml", config.resolved_yaml());
+      }
+      json results;  // the training logs its own progress (rank 0's models only)
+      training::surrogate_families().create("deep_potential")->train(request, results);
+      finish(runtime_, mdir, results);
+    }
+    MPI_Barrier(runtime_.comm());
+    const json r = read_json(dir / "train.0" / "result.json");
+    row["training_frames"] = r["train"]["frames"];
+    row["training_force_rmse"] = r["train"]["force_rmse"];
+    return models;
+  }
+
+  void measure_held_out(const fs::path& model, const fs::path& dir, json& row) {
+    if (validation_.empty()) return;
+    if (!done(dir)) {
+      json result = {{"systems", json::array()}};
+      double f2 = 0, e2 = 0;
+      long atoms = 0, frames = 0;
+      for (const fs::path& data : validation_) {
+        json r;
+        const training::EvaluateRequest request{model, data, runtime_, dir};
+        training::surrogate_families().create("deep_potential")->evaluate(request, r);
+        // Pooled like `surrox evaluate` pools the systems of a folder.
+        const long a = r["atoms"], f = r["frames"];
+        f2 += std::pow(r["force_rmse"].get<double>(), 2) * static_cast<double>(a);
+        e2 += std::pow(r["energy_rmse_per_atom"].get<double>(), 2) * static_cast<double>(f);
+        atoms += a;
+        frames += f;
+        result["systems"].push_back({{"data", data.string()},
+                                     {"force_rmse", r["force_rmse"]},
+                                     {"energy_rmse_per_atom", r["energy_rmse_per_atom"]},
+                                     {"frames", f}});
+      }
+      result["force_rmse"] = std::sqrt(f2 / static_cast<double>(atoms));
+      result["energy_rmse_per_atom"] = std::sqrt(e2 / static_cast<double>(frames));
+      finish(runtime_, dir, result);
+    }
+    const json r = read_json(dir / "result.json");
+    row["held_out_force_rmse"] = r["force_rmse"];
+    row["held_out_energy_rmse_per_atom"] = r["energy_rmse_per_atom"];
+    row["held_out_systems"] = r["systems"];
+  }
+
+  std::vector<std::vector<couplers::ModelDeviRow>> explore(long it, const fs::path& dir,
+                                                           const std::vector<fs::path>& models,
+                                                           std::vector<fs::path>& trajectories) {
+    const CaseNode e = root_.section("exploration");
+    const long out_freq = e.integer("out_freq");
+    std::string list = "[";
+    for (std::size_t k = 0; k < models.size(); ++k)
+      list += (k ? ", '" : "'") + fs::absolute(models[k]).string() + "'";
+    list += "]";
+    // As the models: run k on rank k mod size alone (64-atom cells gain nothing from a split).
+    const int rank = runtime_.rank(), size = runtime_.size();
+    for (std::size_t k = 0; k < temperatures_.size(); ++k) {
+      const double t = temperatures_[k];
+      const fs::path tdir = dir / fmt::format("T{:g}", t);
+      trajectories.push_back(tdir);
+      if (static_cast<int>(k % size) == rank && !done(tdir)) {
+        CommunicatorScope one_rank(runtime_, MPI_COMM_SELF);
+        spdlog::info("iteration {}: exploring at {:g} K", it, t);
+        const long seed = 1 + static_cast<long>(k) + static_cast<long>(temperatures_.size()) * it;
+        std::vector<std::string> set = {
+            fmt::format("solver.pair={{type: deep, models: {}, out_freq: {}}}", list, out_freq),
+            fmt::format("solver.deepmd.every={}", out_freq),
+            "solver.deepmd.first=0",
+            fmt::format("solver.steps={}", e.integer("steps")),
+            fmt::format("solver.integrator.temperature={:.17g}", t),
+            fmt::format("solver.velocity.temperature={:.17g}", t),
+            fmt::format("solver.integrator.seed={}", 1000 + seed),
+            fmt::format("solver.velocity.seed={}", 2000 + seed),
+            "output.vtk=false",
+            "output.hdf5=false"};
+        for (const std::string& o : e.strings("set")) set.push_back(o);
+        const io::CaseFile md = io::load_case(root_.string("reference"), run_case_schema(), set);
+        RunOptions options;
+        options.output_dir = tdir;
+        options.show_progress = false;
+        json results;
+        quietly([&] { results = run_solver(runtime_, md, options); });
+        finish(runtime_, tdir, results);
+      }
+    }
+    MPI_Barrier(runtime_.comm());
+    std::vector<std::vector<couplers::ModelDeviRow>> devi;
+    for (const fs::path& tdir : trajectories)
+      devi.push_back(couplers::read_model_devi(tdir / "model_devi.csv"));
+    return devi;
+  }
+
+  // Labels the chosen frames of each trajectory into DIR/<trajectory>/deepmd.
+  std::vector<fs::path> label(const fs::path& dir, const std::vector<fs::path>& trajectories,
+                              const Selection& s) {
+    std::vector<fs::path> systems;
+    if (!done(dir)) {
+      const CaseNode e = root_.section("exploration");
+      for (std::size_t k = 0; k < trajectories.size(); ++k) {
+        const io::DeepmdFrames explored = io::read_deepmd_system(trajectories[k] / "deepmd");
+        io::DeepmdFrames chosen;
+        chosen.type_map = explored.type_map;
+        chosen.types = explored.types;
+        const long n3 = 3 * explored.atoms();
+        for (const ExplorationFrame& f : s.chosen) {
+          if (f.trajectory != static_cast<int>(k)) continue;
+          // Row r of model_devi.csv and frame r of the recording are the same step.
+          if (f.row >= explored.frames || f.step != f.row * e.integer("out_freq"))
+            throw Error(fmt::format("{}: model_devi row {} (step {}) has no recorded frame",
+                                    trajectories[k].string(), f.row, f.step));
+          chosen.coord.insert(chosen.coord.end(), explored.coord.begin() + n3 * f.row,
+                              explored.coord.begin() + n3 * (f.row + 1));
+          chosen.box.insert(chosen.box.end(), explored.box.begin() + 9 * f.row,
+                            explored.box.begin() + 9 * (f.row + 1));
+          ++chosen.frames;
+        }
+        if (chosen.frames == 0) continue;
+        const fs::path system = dir / trajectories[k].filename() / "deepmd";
+        spdlog::info("labelling {} frames of {} with the reference", chosen.frames,
+                     trajectories[k].filename().string());
+        const io::DeepmdFrames labels =
+            label_with_reference(runtime_, root_.string("reference"), {}, chosen, dir / "scratch");
+        if (runtime_.root()) io::write_deepmd_system(system, labels);
+        MPI_Barrier(runtime_.comm());
+        systems.push_back(system);
+      }
+      json list = json::array();
+      for (const auto& p : systems) list.push_back(p.string());
+      finish(runtime_, dir, {{"systems", list}});
+    }
+    systems.clear();
+    const json done_list = read_json(dir / "result.json");  // kept alive for the loop below
+    for (const auto& p : done_list["systems"]) systems.emplace_back(p.get<std::string>());
+    return systems;
+  }
+
+  void write_table(const json& rows) const {
+    if (!runtime_.root()) return;
+    std::string csv =
+        "iteration,training_frames,held_out_energy_rmse_per_atom,held_out_force_rmse,"
+        "explored_rows,accurate_fraction,candidate_fraction,failed_fraction,labelled_frames\n";
+    for (const json& r : rows)
+      csv += fmt::format(
+          "{},{},{:.10g},{:.10g},{},{:.10g},{:.10g},{:.10g},{}\n", r["iteration"].get<long>(),
+          r["training_frames"].get<long>(), r.value("held_out_energy_rmse_per_atom", std::nan("")),
+          r.value("held_out_force_rmse", std::nan("")), r["explored_rows"].get<long>(),
+          r["accurate_fraction"].get<double>(), r["candidate_fraction"].get<double>(),
+          r["failed_fraction"].get<double>(), r["labelled_frames"].get<long>());
+    write_text_atomically(out_ / "iterations.csv", csv);
+  }
+
+  // The MD runs would log every run's set-up at info; the loop reports per stage instead.
+  template <class F>
+  void quietly(F&& f) {
+    const auto level = spdlog::get_level();
+    spdlog::set_level(std::max(level, spdlog::level::warn));
+    try {
+      f();
+    } catch (...) {
+      spdlog::set_level(level);
+      throw;
+    }
+    spdlog::set_level(level);
+  }
+
+  Runtime& runtime_;
+  const io::CaseFile& config_;
+  CaseNode root_;
+  fs::path out_;
+  std::string train_config_;
+  long models_ = 4;
+  std::vector<std::string> train_set_;
+  std::vector<fs::path> initial_, validation_;
+  std::vector<double> temperatures_;
+  SelectionRule rule_;
+};
+
+}  // namespace
+
+const Schema& concurrent_learning_schema() {
+  static const Schema schema = make_schema();
+  return schema;
+}
+
+nlohmann::json run_concurrent_learning(Runtime& runtime, const io::CaseFile& config,
+                                       const std::filesystem::path& output_dir) {
+  // A folder holds one loop: continuing it with another config would mix two experiments.
+  const fs::path resolved = output_dir / "config.resolved.yaml";
+  if (fs::exists(resolved)) {
+    std::ifstream in(resolved);
+    const std::string before((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+    if (loop_identity(before) != loop_identity(config.resolved_yaml()))
+      throw InputError(output_dir.string() +
+                       " holds a concurrent-learning run of another config (only iterations, "
+                       "converged_accurate and runtime may change when continuing); use a new -o");
+  }
+  MPI_Barrier(runtime.comm());
+  couplers::register_deep_potential_pair();  // the explorations' `pair: {type: deep}`
+  if (runtime.root()) {
+    fs::create_directories(output_dir);
+    write_text_atomically(resolved, config.resolved_yaml());
+  }
+  return Loop(runtime, config, output_dir).run();
+}
+
+}  // namespace surrox::apps
