@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -63,6 +64,12 @@ Schema make_schema() {
       "MD with the ensemble (model 0 drives, all give the model deviation), one run per "
       "temperature, new seeds every iteration.");
   exploration.reals("temperatures", "thermostat (and initial-velocity) temperatures, K");
+  exploration
+      .integer("start_with",
+               "iteration k explores the first start_with + k temperatures (DP-GEN's growing "
+               "model_devi_jobs); 0: all of them from the start")
+      .at_least(0)
+      .fallback("0");
   exploration.integer("steps", "MD steps per run").at_least(1).fallback("2000");
   exploration.integer("out_freq", "steps between model-deviation rows and recorded frames")
       .at_least(1)
@@ -135,7 +142,7 @@ std::string loop_identity(const std::string& resolved_yaml) {
 class Loop {
  public:
   Loop(Runtime& runtime, const io::CaseFile& config, fs::path out)
-      : runtime_(runtime), config_(config), root_(config.root), out_(std::move(out)) {
+      : runtime_(runtime), root_(config.root), out_(std::move(out)) {
     const CaseNode t = root_.section("training");
     train_config_ = t.string("config");
     if (training::config_family(train_config_, {}) != "deep_potential")
@@ -178,6 +185,17 @@ class Loop {
       SelectionRule rule = rule_;
       rule.seed = static_cast<std::uint64_t>(root_.section("selection").integer("seed") + it);
       const Selection s = select_candidates(devi, rule);
+      row["explored"] = json::array();  // the same counts per temperature
+      SelectionRule count_only = rule;
+      count_only.max_candidates = 0;
+      for (std::size_t k = 0; k < devi.size(); ++k) {
+        const Selection one = select_candidates({devi[k]}, count_only);
+        row["explored"].push_back({{"temperature", temperatures_[k]},
+                                   {"rows", one.rows()},
+                                   {"accurate_fraction", one.fraction(one.accurate)},
+                                   {"candidate_fraction", one.fraction(one.candidates)},
+                                   {"failed_fraction", one.fraction(one.failed)}});
+      }
       row["explored_rows"] = s.rows();
       row["accurate_fraction"] = s.fraction(s.accurate);
       row["candidate_fraction"] = s.fraction(s.candidates);
@@ -256,6 +274,16 @@ class Loop {
     const json r = read_json(dir / "train.0" / "result.json");
     row["training_frames"] = r["train"]["frames"];
     row["training_force_rmse"] = r["train"]["force_rmse"];
+    // Models differ by seed alone, and so do their errors: the ensemble's mean says more about
+    // the data than model 0's one draw.
+    if (!validation_.empty()) {
+      double sum = 0;
+      for (long m = 0; m < models_; ++m)
+        sum +=
+            read_json(dir / fmt::format("train.{}", m) / "result.json")["validation"]["force_rmse"]
+                .get<double>();
+      row["ensemble_held_out_force_rmse"] = sum / static_cast<double>(models_);
+    }
     return models;
   }
 
@@ -301,7 +329,11 @@ class Loop {
     list += "]";
     // As the models: run k on rank k mod size alone (64-atom cells gain nothing from a split).
     const int rank = runtime_.rank(), size = runtime_.size();
-    for (std::size_t k = 0; k < temperatures_.size(); ++k) {
+    const std::size_t start = static_cast<std::size_t>(e.integer("start_with"));
+    const std::size_t count =
+        start == 0 ? temperatures_.size()
+                   : std::min(temperatures_.size(), start + static_cast<std::size_t>(it));
+    for (std::size_t k = 0; k < count; ++k) {
       const double t = temperatures_[k];
       const fs::path tdir = dir / fmt::format("T{:g}", t);
       trajectories.push_back(tdir);
@@ -385,12 +417,15 @@ class Loop {
     if (!runtime_.root()) return;
     std::string csv =
         "iteration,training_frames,held_out_energy_rmse_per_atom,held_out_force_rmse,"
-        "explored_rows,accurate_fraction,candidate_fraction,failed_fraction,labelled_frames\n";
+        "ensemble_held_out_force_rmse,explored_rows,accurate_fraction,candidate_fraction,"
+        "failed_fraction,labelled_frames\n";
+    const double none = std::nan("");
     for (const json& r : rows)
       csv += fmt::format(
-          "{},{},{:.10g},{:.10g},{},{:.10g},{:.10g},{:.10g},{}\n", r["iteration"].get<long>(),
-          r["training_frames"].get<long>(), r.value("held_out_energy_rmse_per_atom", std::nan("")),
-          r.value("held_out_force_rmse", std::nan("")), r["explored_rows"].get<long>(),
+          "{},{},{:.10g},{:.10g},{:.10g},{},{:.10g},{:.10g},{:.10g},{}\n",
+          r["iteration"].get<long>(), r["training_frames"].get<long>(),
+          r.value("held_out_energy_rmse_per_atom", none), r.value("held_out_force_rmse", none),
+          r.value("ensemble_held_out_force_rmse", none), r["explored_rows"].get<long>(),
           r["accurate_fraction"].get<double>(), r["candidate_fraction"].get<double>(),
           r["failed_fraction"].get<double>(), r["labelled_frames"].get<long>());
     write_text_atomically(out_ / "iterations.csv", csv);
@@ -411,7 +446,6 @@ class Loop {
   }
 
   Runtime& runtime_;
-  const io::CaseFile& config_;
   CaseNode root_;
   fs::path out_;
   std::string train_config_;

@@ -78,7 +78,8 @@ io::DeepmdFrames label_with_reference(Runtime& runtime, const std::filesystem::p
             std::string("solver.steps=0"), std::string("solver.velocity.temperature=0"),
             std::string("solver.deepmd.every=1"), std::string("solver.deepmd.first=0"),
             std::string("solver.dump=0"), std::string("solver.rdf.bins=0"),
-            std::string("output.vtk=false"), std::string("output.hdf5=false")})
+            std::string("output.vtk=false"), std::string("output.hdf5=false"),
+            std::string("output.checkpoint=false")})
         set.push_back(o);
       const io::CaseFile reference = io::load_case(reference_case, run_case_schema(), set);
       const CaseNode solver = reference.root.section("solver");

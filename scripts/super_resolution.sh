@@ -36,5 +36,5 @@ stamp "3/4 evaluation on the held-out seed → $out/evaluate"
 "$surrox" evaluate "$out/train/model.pt" "$out/rb_s7/fields.h5" -o "$out/evaluate" --log-level warn
 
 stamp "4/4 figures"
-python3 "$root/scripts/figures/super_resolution.py" "$out" || echo "super_resolution: no figures (python3-matplotlib missing?)"
+/usr/bin/python3 "$root/scripts/figures/super_resolution.py" "$out" || echo "super_resolution: no figures (python3-matplotlib missing?)"
 stamp "done; numbers in $out/evaluate/summary.json"

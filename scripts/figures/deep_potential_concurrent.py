@@ -6,7 +6,8 @@
 
 Left: the fractions of the explored model-deviation rows that are accurate (max ε_F < lo),
 candidates (lo ≤ max ε_F < hi, labelled for the next iteration) and failed (≥ hi). Right: model
-0's force RMSE on the held-out frames, pooled and per held-out system.
+0's force RMSE on the held-out frames, pooled and per held-out system, and the mean over the
+ensemble's models of their pooled RMSE.
 """
 import csv
 import json
@@ -34,6 +35,8 @@ a.set_ylim(-3, 103)
 a.legend()
 a.set_title("model deviation of the ensemble's explorations")
 b.plot(it, [1000 * float(r["held_out_force_rmse"]) for r in rows], "ko-", label="all held-out")
+b.plot(it, [1000 * float(r["ensemble_held_out_force_rmse"]) for r in rows], "k^:",
+       label="all held-out, mean of the models")
 names = [pathlib.Path(s["data"]).parent.name for s in summary[0].get("held_out_systems", [])]
 for k, name in enumerate(names):
     b.plot(it, [1000 * s["held_out_systems"][k]["force_rmse"] for s in summary], "s--", label=name)

@@ -4,7 +4,7 @@
 // ctest-pch: torch
 // Concurrent learning on 2 ranks: the models and the explorations are spread over the ranks
 // (one rank each) and the labelling runs on both, and every figure of every iteration equals the
-// same loop run on one rank.
+// same loop run on one rank; `start_with` adds a temperature per iteration.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -46,6 +46,7 @@ TEST(ConcurrentLearningMpi, TwoRanksEqualOne) {
       "training.models=2",
       "training.set=[\"model.three_body={}\", training.steps=20, training.disp_freq=10]",
       "exploration.temperatures=[600, 900, 1200]",
+      "exploration.start_with=2",
       "exploration.steps=40",
       "exploration.first_step=10",
       "selection.lo=0",
@@ -74,6 +75,12 @@ TEST(ConcurrentLearningMpi, TwoRanksEqualOne) {
           << "iteration " << it << " " << key;
   }
   EXPECT_EQ(two["iterations"][0]["labelled_frames"], 5);
+  // start_with 2: the first iteration explores 600 and 900 K, the second all three.
+  EXPECT_EQ(two["iterations"][0]["explored"].size(), 2u);
+  EXPECT_EQ(two["iterations"][0]["explored_rows"], 8);
+  EXPECT_EQ(two["iterations"][1]["explored"].size(), 3u);
+  EXPECT_EQ(two["iterations"][1]["explored"][2]["temperature"], 1200.0);
+  EXPECT_EQ(two["iterations"][1]["explored_rows"], 12);
 }
 
 }  // namespace
