@@ -59,6 +59,16 @@ Schema make_schema() {
       .at_least(2)
       .fallback("4");
   training.strings("set", "overrides applied to every training, as --set KEY=VALUE").fallback("[]");
+  training
+      .boolean("init_from_previous",
+               "DP-GEN's training_init_model: from the second iteration on, model i starts from "
+               "the previous iteration's model i (training.init_model) instead of fresh weights")
+      .fallback("false");
+  training
+      .strings("reuse_set",
+               "overrides applied after `set` to the trainings that start from the previous "
+               "model, e.g. fewer steps and a smaller lr (DP-GEN's training_reuse_*)")
+      .fallback("[]");
   s.section("training", training, "the ensemble's training");
   Schema exploration(
       "MD with the ensemble (model 0 drives, all give the model deviation), one run per "
@@ -254,6 +264,13 @@ class Loop {
                                       "data.validation=" + yaml_list(validation_),
                                       fmt::format("model.seed={}", 1 + m + models_ * it)};
       set.insert(set.end(), train_set_.begin(), train_set_.end());
+      if (it > 0 && root_.section("training").boolean("init_from_previous")) {
+        const fs::path previous =
+            out_ / fmt::format("iter.{:03d}", it - 1) / fmt::format("train.{}", m) / "model.pt";
+        set.push_back("training.init_model='" + fs::absolute(previous).string() + "'");
+        const auto reuse = root_.section("training").strings("reuse_set");
+        set.insert(set.end(), reuse.begin(), reuse.end());
+      }
       const io::CaseFile config =
           io::load_case(train_config_, training::train_config_schema("deep_potential"), set);
       // An interrupted training continues from its checkpoint.
@@ -465,6 +482,8 @@ const Schema& concurrent_learning_schema() {
 
 nlohmann::json run_concurrent_learning(Runtime& runtime, const io::CaseFile& config,
                                        const std::filesystem::path& output_dir) {
+  // Checked before anything is written, so that a mistake does not claim the folder.
+  Loop loop(runtime, config, output_dir);
   // A folder holds one loop: continuing it with another config would mix two experiments.
   const fs::path resolved = output_dir / "config.resolved.yaml";
   if (fs::exists(resolved)) {
@@ -482,7 +501,7 @@ nlohmann::json run_concurrent_learning(Runtime& runtime, const io::CaseFile& con
     fs::create_directories(output_dir);
     write_text_atomically(resolved, config.resolved_yaml());
   }
-  return Loop(runtime, config, output_dir).run();
+  return loop.run();
 }
 
 }  // namespace surrox::apps

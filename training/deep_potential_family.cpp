@@ -116,6 +116,11 @@ Schema dp_config_schema() {
             "least-squares fit of the energy errors on the first data.stat_frames frames of "
             "each training system (Adam leaves the energy offset wandering at small rates)")
       .fallback("false");
+  t.input_path("init_model",
+               "DeePMD-kit's --init-model (DP-GEN's training_init_model): start from this "
+               "model.pt's weights, statistics and energy bias instead of fresh ones (same "
+               "architecture; model.seed may differ); the schedule starts over")
+      .optional();
   t.integer("save_freq",
             "steps between checkpoints (DeePMD save_freq); one is always written at the end")
       .at_least(1)
@@ -128,6 +133,28 @@ std::vector<std::filesystem::path> dp_paths(const CaseNode& data, const std::str
   std::vector<std::filesystem::path> out;
   for (const auto& p : data.strings(key)) out.emplace_back(p);
   return out;
+}
+
+// training.init_model: every parameter and buffer (davg, dstd, bias, ...) of a trained model of
+// the same architecture replaces the fresh ones.
+void init_from_model(dp::SeE2aModel& model, const CaseNode& t) {
+  const std::string path = t.string("init_model");
+  dp::SeE2aModel init = dp::load_model(path);
+  if (init->compressed() || init->three_body_compressed())
+    t.fail("init_model",
+           path + " is compressed (for inference); give the model before compression");
+  nlohmann::json mine = model->config().to_json(), theirs = init->config().to_json();
+  mine.erase("seed");
+  theirs.erase("seed");
+  if (mine != theirs)
+    t.fail("init_model", fmt::format("{} has another architecture: {} where this config has {}",
+                                     path, theirs.dump(), mine.dump()));
+  torch::NoGradGuard no_grad;
+  const auto parameters = init->named_parameters();
+  for (auto& p : model->named_parameters()) p.value().copy_(parameters[p.key()]);
+  const auto buffers = init->named_buffers();
+  for (auto& b : model->named_buffers()) b.value().copy_(buffers[b.key()]);
+  spdlog::info("deep_potential: initialised from {}", path);
 }
 
 dp::SeE2aConfig dp_model_config(const CaseNode& m) {
@@ -291,6 +318,7 @@ void DeepPotentialFamily::train(const TrainRequest& request, nlohmann::json& res
     model->compute_statistics(stat);
     model->fit_energy_bias(counts, energies);
   }
+  if (t.has("init_model")) init_from_model(model, t);
   auto parameters = model->parameters();
   auto optimizer = optimizers()
                        .at(t.section("optimizer").type(), t.section("optimizer").context("type"))

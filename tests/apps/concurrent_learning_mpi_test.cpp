@@ -45,6 +45,7 @@ TEST(ConcurrentLearningMpi, TwoRanksEqualOne) {
       "iterations=2",
       "training.models=2",
       "training.set=[\"model.three_body={}\", training.steps=20, training.disp_freq=10]",
+      "training.reuse_set=[training.steps=10]",
       "exploration.temperatures=[600, 900, 1200]",
       "exploration.start_with=2",
       "exploration.steps=40",

@@ -5,8 +5,9 @@
 // DP-GEN's trust levels and draws candidates reproducibly; labelling frames with the reference
 // case reproduces the energies, forces and virials its own MD recorded (also for atoms given
 // outside the box); the command runs two iterations end to end, the labelled frames join the
-// next training, a second run on the same folder redoes nothing, raising `iterations` extends
-// the loop, and another config on the same folder is exit 2.
+// next training (whose models start from the previous ones with init_from_previous), a second run
+// on the same folder redoes nothing, raising `iterations` extends the loop, and another config on
+// the same folder is exit 2.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -158,8 +159,16 @@ TEST(ConcurrentLearnCommand, IteratesContinuesAndRefusesAnotherConfig) {
       "]' --set training.models=2 --set 'training.set=[\"model.three_body={}\", "
       "training.steps=20, training.disp_freq=10]' --set exploration.temperatures=[600,900] "
       "--set exploration.steps=40 --set exploration.first_step=10 --set selection.lo=0 "
-      "--set selection.hi=1e9 --set selection.max_candidates=5";
+      "--set selection.hi=1e9 --set selection.max_candidates=5 "
+      "--set training.init_from_previous=true --set 'training.reuse_set=[training.steps=10]'";
   std::string log;
+  // A mistake is exit 2 and does not claim the folder for its config.
+  EXPECT_EQ(
+      testing::run_surrox(common + " --set iterations=2 --set 'exploration.temperatures=[]'", &log),
+      2)
+      << log;
+  EXPECT_NE(log.find("exploration.temperatures: give at least one temperature"), std::string::npos)
+      << log;
   ASSERT_EQ(testing::run_surrox(common + " --set iterations=2", &log), 0) << log;
   const auto first = learn_results(dir / "learn");
   ASSERT_EQ(first["iterations"].size(), 2u);
@@ -187,6 +196,13 @@ TEST(ConcurrentLearnCommand, IteratesContinuesAndRefusesAnotherConfig) {
   int lines = 0;
   while (std::getline(table, line)) ++lines;
   EXPECT_EQ(lines, 3);
+  // init_from_previous: iteration 1's models start from iteration 0's, with reuse_set applied.
+  std::ifstream result(dir / "learn/iter.001/train.1/result.json");
+  EXPECT_EQ(nlohmann::json::parse(result)["steps"], 10);
+  std::ifstream resolved(dir / "learn/iter.001/train.1/config.resolved.yaml");
+  const std::string yaml((std::istreambuf_iterator<char>(resolved)),
+                         std::istreambuf_iterator<char>());
+  EXPECT_NE(yaml.find("iter.000/train.1/model.pt"), std::string::npos) << yaml;
 
   // Again on the same folder: nothing is redone (the models are not rewritten).
   const auto stamp = fs::last_write_time(dir / "learn/iter.000/train.0/model.pt");

@@ -6,7 +6,8 @@
 // the checkpoint taken between two metrics rows; a checkpoint of another config, a model file,
 // another family's checkpoint and a missing file are InputErrors. change_bias_after_training
 // (DeePMD-kit's): applied to a finished run by resuming it, it moves the energy bias alone, by
-// the fit that zeroes the mean energy error of the statistics frames.
+// the fit that zeroes the mean energy error of the statistics frames. training.init_model starts
+// from a given model (weights, statistics, bias), refusing another architecture.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -140,6 +141,46 @@ TEST(DeepPotentialResume, ForeignCheckpointsAreInputErrors) {
             std::string::npos);
   // The same config resumes.
   EXPECT_EQ(message({}, checkpoint), "no InputError");
+}
+
+// training.init_model (DeePMD-kit's --init-model): a run started from a model with a learning
+// rate too small to move it reproduces that model's predictions, statistics and bias included,
+// even with another model.seed; a model of another architecture is an InputError naming both.
+TEST(DeepPotentialInitModel, StartsFromTheGivenModelsWeightsAndStatistics) {
+  const fs::path dir = surrox::testing::scratch_dir();
+  const fs::path train = write_dp_frames(dir / "train", 16, 11);
+  const std::string text = dp_config_text(train, write_dp_frames(dir / "held", 4, 12));
+  dp_train(text, dir / "first");
+  // Other frames, so the fresh statistics and bias would differ from the first run's.
+  const std::string other = dp_config_text(write_dp_frames(dir / "other", 16, 13), dir / "held");
+  const std::vector<std::string> frozen = {
+      "training.init_model=" + (dir / "first/model.pt").string(), "model.seed=9",
+      "training.steps=1", "training.optimizer.lr=1e-14", "training.stop_lr=1e-14"};
+  dp_train(other, dir / "second", frozen);
+  dp_train(other, dir / "fresh",
+           {"model.seed=9", "training.steps=1", "training.optimizer.lr=1e-14",
+            "training.stop_lr=1e-14"});
+  namespace dp = surrogates::deep_potential;
+  auto a = dp::load_model(dir / "first/model.pt"), b = dp::load_model(dir / "second/model.pt"),
+       c = dp::load_model(dir / "fresh/model.pt");
+  const auto systems = dp::load_systems({train}, a->config());
+  const auto batch = dp::batch_frames(systems[0], {0, 5, 9}, 1);
+  const auto pa = dp::predict(a, batch), pb = dp::predict(b, batch), pc = dp::predict(c, batch);
+  EXPECT_LT((pa.energy - pb.energy).abs().max().item<double>(), 1e-9);
+  EXPECT_LT((pa.force - pb.force).abs().max().item<double>(), 1e-9);
+  EXPECT_TRUE(torch::equal(a->davg, b->davg));
+  EXPECT_TRUE(torch::equal(a->bias, b->bias));
+  // Without init_model the same run predicts something else: the check can fail.
+  EXPECT_GT((pa.energy - pc.energy).abs().max().item<double>(), 1e-3);
+  try {
+    dp_train(
+        other, dir / "bad",
+        {"training.init_model=" + (dir / "first/model.pt").string(), "model.embedding=[4, 4]"});
+    ADD_FAILURE() << "a model of another architecture was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("has another architecture"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
