@@ -5,8 +5,11 @@
 #      lattice constant), liquid 1700–2500 K (melted from 6000 K at the liquid's density);
 #      training and held-out frames are different trajectories (other seeds/temperatures);
 #   2. training (cases/deep_potential/si_train.yml) → OUT/model.pt;
-#   3. evaluation on the held-out crystal and liquid trajectories → OUT/eval_*/summary.json.
-# Not yet: DP-driven MD against SW-driven MD (the MD coupler is future work).
+#   3. `dp test`-style evaluation on the training frames and on the held-out crystal and liquid
+#      trajectories → OUT/eval_*/summary.json and parity plots OUT/eval_*/parity.png;
+#   4. model compression (OUT/compressed/model.pt) and MD on it against SW MD
+#      (scripts/deep_potential_md_checks.sh: NVE drift, liquid RDF, 1000 K crystal) →
+#      OUT/md/md_checks.json and OUT/md/md_checks.png.
 # Usage: scripts/deep_potential.sh OUT [STEPS]   (STEPS: training steps, default 6000)
 set -euo pipefail
 out=${1:?usage: scripts/deep_potential.sh OUT [STEPS]}
@@ -39,13 +42,19 @@ join() { local IFS=,; echo "$*"; }
   --set "data.validation=[$(join "${held_crystal[@]}" "${held_liquid[@]}")]" \
   --set training.steps="$steps"
 cp "$out/train/model.pt" "$out/model.pt"
+# The training systems as one folder of systems (links), for one evaluation over all of them.
+mkdir -p "$out/train_systems"
+for s in "${train[@]}"; do ln -sfn "$s" "$out/train_systems/$(basename "$(dirname "$s")")"; done
+"$surrox" evaluate "$out/model.pt" "$out/train_systems" -o "$out/eval_train"
 "$surrox" evaluate "$out/model.pt" "${held_crystal[0]}" -o "$out/eval_crystal"
 "$surrox" evaluate "$out/model.pt" "${held_liquid[0]}" -o "$out/eval_liquid"
-python3 - "$out" <<'PY'
+"$surrox" compress "$out/model.pt" -o "$out/compressed"
+SURROX=$surrox bash "$here/scripts/deep_potential_md_checks.sh" "$out/compressed/model.pt" "$out/md"
+/usr/bin/python3 - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]
-for name in ("crystal", "liquid"):
+for name in ("train", "crystal", "liquid"):
     r = json.load(open(f"{out}/eval_{name}/summary.json"))["results"]
-    print(f"held-out {name}: energy RMSE {1000 * r['energy_rmse_per_atom']:.2f} meV/atom, "
+    print(f"{'training frames' if name == 'train' else 'held-out ' + name}: energy RMSE {1000 * r['energy_rmse_per_atom']:.2f} meV/atom, "
           f"force RMSE {1000 * r['force_rmse']:.1f} meV/Å, frames {r['frames']}")
 PY

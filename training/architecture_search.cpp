@@ -1,7 +1,6 @@
 #include "training/architecture_search.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +9,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "training/loss_plot.hpp"
 
 namespace surrox::training::pod_lstm {
 namespace {
@@ -245,19 +245,7 @@ fig.savefig(sys.argv[2], dpi=110, format="png")
 }  // namespace
 
 std::string plot_search(const std::filesystem::path& csv, const std::filesystem::path& png) {
-  const char* python = "/usr/bin/python3";
-  if (access(python, X_OK) != 0) return "no /usr/bin/python3";
-  AtomicFile file(png);
-  const std::string command =
-      std::string(python) + " - '" + csv.string() + "' '" + file.temporary().string() + "' 2>&1";
-  FILE* pipe = popen(command.c_str(), "w");
-  if (!pipe) return "cannot start python3";
-  std::fputs(kSearchPlotScript, pipe);
-  const int status = pclose(pipe);
-  if (status != 0 || !std::filesystem::exists(file.temporary()))
-    return "python3 could not plot (is python3-matplotlib installed?)";
-  file.commit();
-  return "";
+  return plot_with_python(kSearchPlotScript, csv, png);
 }
 
 }  // namespace surrox::training::pod_lstm

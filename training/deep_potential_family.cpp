@@ -15,6 +15,7 @@
 #include "surrogates/deep_potential/training_data.hpp"
 #include "training/collective_data_parallel.hpp"
 #include "training/deep_potential_family_checkpoint.hpp"
+#include "training/deep_potential_parity.hpp"
 #include "training/loss_plot.hpp"
 #include "training/optimizer.hpp"
 
@@ -502,8 +503,10 @@ void DeepPotentialFamily::evaluate(const EvaluateRequest& request, nlohmann::jso
   const auto systems = dp::load_systems({request.data}, model->config());
   dp::ErrorSums all;
   nlohmann::json per_system = nlohmann::json::array();
+  std::vector<NamedParity> parity;
   for (const auto& s : systems) {
-    const dp::ErrorSums e = dp::evaluate_system(model, s);
+    parity.push_back({s.path, {}});
+    const dp::ErrorSums e = dp::evaluate_system(model, s, 8, 0, -1, &parity.back().rows);
     all.add(e);
     nlohmann::json j = e.metrics();
     j["system"] = s.path;
@@ -513,6 +516,8 @@ void DeepPotentialFamily::evaluate(const EvaluateRequest& request, nlohmann::jso
   results["overall"] = overall;
   for (auto it = overall.begin(); it != overall.end(); ++it) results[it.key()] = it.value();
   results["systems"] = per_system;
+  if (request.runtime.root() && !request.output_dir.empty())
+    results["outputs"] = write_parity(request.output_dir, parity);
 }
 
 }  // namespace

@@ -31,21 +31,26 @@ fig.savefig(sys.argv[2], dpi=110, format="png")
 
 }  // namespace
 
-std::string plot_loss_curves(const std::filesystem::path& metrics_csv,
+std::string plot_with_python(const char* script, const std::filesystem::path& input,
                              const std::filesystem::path& png) {
   const char* python = "/usr/bin/python3";
   if (access(python, X_OK) != 0) return "no /usr/bin/python3";
   AtomicFile file(png);
-  const std::string command = std::string(python) + " - '" + metrics_csv.string() + "' '" +
-                              file.temporary().string() + "' 2>&1";
+  const std::string command =
+      std::string(python) + " - '" + input.string() + "' '" + file.temporary().string() + "' 2>&1";
   FILE* pipe = popen(command.c_str(), "w");
   if (!pipe) return "cannot start python3";
-  std::fputs(kScript, pipe);
+  std::fputs(script, pipe);
   const int status = pclose(pipe);
   if (status != 0 || !std::filesystem::exists(file.temporary()))
     return "python3 could not plot (is python3-matplotlib installed?)";
   file.commit();
   return "";
+}
+
+std::string plot_loss_curves(const std::filesystem::path& metrics_csv,
+                             const std::filesystem::path& png) {
+  return plot_with_python(kScript, metrics_csv, png);
 }
 
 }  // namespace surrox::training

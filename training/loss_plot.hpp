@@ -1,6 +1,7 @@
 #pragma once
-// The training curves as a PNG: metrics.csv plotted by Debian's python3-matplotlib (installed
-// by scripts/bootstrap.sh), run as a child process with the plotting script embedded here.
+// PNG figures drawn by Debian's python3-matplotlib (installed by scripts/bootstrap.sh), run as
+// a child process with the plotting script embedded in the caller: the training curves here,
+// and whatever other figure a family writes through plot_with_python.
 #include <filesystem>
 #include <string>
 
@@ -9,6 +10,11 @@ namespace surrox::training {
 // Writes `png` from `metrics_csv`; returns "" on success, else why there is no plot (no
 // python3 or matplotlib): the caller reports it, training results are unaffected.
 std::string plot_loss_curves(const std::filesystem::path& metrics_csv,
+                             const std::filesystem::path& png);
+
+// Runs `script` as `python3 - INPUT TMP_PNG` and renames TMP_PNG to `png` once it exists;
+// returns "" on success, else why there is no figure.
+std::string plot_with_python(const char* script, const std::filesystem::path& input,
                              const std::filesystem::path& png);
 
 }  // namespace surrox::training

@@ -135,8 +135,8 @@ std::vector<std::vector<long>> frame_chunks(long first, long end, long chunk) {
   return chunks;
 }
 
-ErrorSums evaluate_system(SeE2aModel& model, const SystemData& s, long chunk, long first,
-                          long last) {
+ErrorSums evaluate_system(SeE2aModel& model, const SystemData& s, long chunk, long first, long last,
+                          ParityRows* parity) {
   ErrorSums sums;
   const double n = static_cast<double>(s.atoms());
   const long end = last < 0 ? s.frames.frames : std::min(last, s.frames.frames);
@@ -153,6 +153,16 @@ ErrorSums evaluate_system(SeE2aModel& model, const SystemData& s, long chunk, lo
     }
     sums.frames += static_cast<long>(frames.size());
     sums.atoms += static_cast<long>(frames.size()) * s.atoms();
+    if (parity) {
+      auto append = [](std::vector<double>& to, const torch::Tensor& t) {
+        const torch::Tensor c = t.detach().to(torch::kCPU, torch::kFloat64).contiguous();
+        to.insert(to.end(), c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
+      };
+      append(parity->energy_label, l.energy / n);
+      append(parity->energy_model, p.energy / n);
+      append(parity->force_label, l.force);
+      append(parity->force_model, p.force);
+    }
   }
   return sums;
 }

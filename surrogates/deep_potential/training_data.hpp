@@ -54,9 +54,15 @@ struct ErrorSums {
   void add(const ErrorSums& o);
   nlohmann::json metrics() const;  // energy_rmse_per_atom, force_rmse, virial_rmse_per_atom, ...
 };
+// Labels beside the model's values for parity plots (DeePMD-kit's `dp test -d`): energy per
+// atom once per frame, force components three per atom per frame.
+struct ParityRows {
+  std::vector<double> energy_label, energy_model;  // eV/atom
+  std::vector<double> force_label, force_model;    // eV/Å
+};
 // The model on frames [first, last) of `s` (every frame when last < 0), in chunks of `chunk`
-// frames, without gradients of weights.
+// frames, without gradients of weights; with `parity`, the values are appended there too.
 ErrorSums evaluate_system(SeE2aModel& model, const SystemData& s, long chunk = 8, long first = 0,
-                          long last = -1);
+                          long last = -1, ParityRows* parity = nullptr);
 
 }  // namespace surrox::surrogates::deep_potential

@@ -3,13 +3,15 @@
 // ctest-pch: torch
 // The deep_potential family end to end through the CLI: `surrox run` writes Stillinger–Weber
 // frames (solver.deepmd), `surrox train` fits an se_e2_a model on one trajectory with a
-// held-out one, `surrox evaluate` gives the same metrics as training's final evaluation, a
+// held-out one, `surrox evaluate` gives the same metrics as training's final evaluation (and
+// parity files whose force RMSE is the reported one, with parity.png), a
 // saved model reloaded evaluates the same energies bit for bit, and bad input is exit 2: a
 // model whose type_map lacks the system's element, a truncated npy file; 25 steps and a
 // resume to 40 give the 40-step model exactly, a model file or another config's checkpoint
 // given to --resume is exit 2.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -73,6 +75,26 @@ TEST(DeepPotentialCommand, RunTrainEvaluate) {
   EXPECT_DOUBLE_EQ(evaluated["energy_rmse_per_atom"].get<double>(),
                    trained["validation"]["energy_rmse_per_atom"].get<double>());
   EXPECT_TRUE(evaluated["virial_rmse_per_atom"].is_number());
+  // `dp test -d`-style parity output: every force component beside its label, and the figure.
+  {
+    std::ifstream csv(dir / "eval/parity_force.csv");
+    std::string line;
+    std::getline(csv, line);
+    EXPECT_EQ(line, "system,row,label,model");
+    long values = 0;
+    double sum2 = 0;
+    while (std::getline(csv, line)) {
+      const auto b = line.rfind(','), a = line.rfind(',', b - 1);
+      const double label = std::stod(line.substr(a + 1, b - a - 1)),
+                   model = std::stod(line.substr(b + 1));
+      sum2 += (model - label) * (model - label);
+      ++values;
+    }
+    EXPECT_EQ(values, 11 * 64 * 3);
+    EXPECT_NEAR(std::sqrt(sum2 / values), evaluated["force_rmse"].get<double>(),
+                1e-12 * evaluated["force_rmse"].get<double>());
+    EXPECT_TRUE(fs::exists(dir / "eval/parity.png")) << evaluated["outputs"].dump();
+  }
 
   // Saved, reloaded, saved again and reloaded: identical energies.
   namespace dp = surrogates::deep_potential;
