@@ -200,11 +200,14 @@ class Loop {
       count_only.max_candidates = 0;
       for (std::size_t k = 0; k < devi.size(); ++k) {
         const Selection one = select_candidates({devi[k]}, count_only);
-        row["explored"].push_back({{"temperature", temperatures_[k]},
-                                   {"rows", one.rows()},
-                                   {"accurate_fraction", one.fraction(one.accurate)},
-                                   {"candidate_fraction", one.fraction(one.candidates)},
-                                   {"failed_fraction", one.fraction(one.failed)}});
+        json entry = {{"temperature", temperatures_[k]},
+                      {"rows", one.rows()},
+                      {"accurate_fraction", one.fraction(one.accurate)},
+                      {"candidate_fraction", one.fraction(one.candidates)},
+                      {"failed_fraction", one.fraction(one.failed)}};
+        const json run = read_json(trajectories[k] / "result.json");
+        if (run.contains("run_failed")) entry["run_failed"] = run["run_failed"];
+        row["explored"].push_back(entry);
       }
       row["explored_rows"] = s.rows();
       row["accurate_fraction"] = s.fraction(s.accurate);
@@ -375,14 +378,38 @@ class Loop {
         options.output_dir = tdir;
         options.show_progress = false;
         json results;
-        quietly([&] { results = run_solver(runtime_, md, options); });
+        try {
+          quietly([&] { results = run_solver(runtime_, md, options); });
+        } catch (const InputError&) {
+          throw;  // a wrong exploration setting: the config needs fixing
+        } catch (const Error& error) {
+          // An ensemble that drives the MD to a blow-up has failed there as a whole (DP-GEN's
+          // view of a crashed exploration): every row of the run counts as failed.
+          spdlog::warn(
+              "iteration {}: the exploration at {:g} K failed, all its rows count as "
+              "failed: {}",
+              it, t, error.what());
+          results = {{"run_failed", error.what()}};
+        }
         finish(runtime_, tdir, results);
       }
     }
     MPI_Barrier(runtime_.comm());
     std::vector<std::vector<couplers::ModelDeviRow>> devi;
-    for (const fs::path& tdir : trajectories)
-      devi.push_back(couplers::read_model_devi(tdir / "model_devi.csv"));
+    for (const fs::path& tdir : trajectories) {
+      if (!read_json(tdir / "result.json").contains("run_failed")) {
+        devi.push_back(couplers::read_model_devi(tdir / "model_devi.csv"));
+        continue;
+      }
+      std::vector<couplers::ModelDeviRow> failed;  // the rows the run would have written
+      for (long step = 0; step <= e.integer("steps"); step += out_freq) {
+        couplers::ModelDeviRow row;
+        row.step = step;
+        row.max_devi_f = std::nan("");
+        failed.push_back(row);
+      }
+      devi.push_back(failed);
+    }
     return devi;
   }
 
@@ -393,6 +420,10 @@ class Loop {
     if (!done(dir)) {
       const CaseNode e = root_.section("exploration");
       for (std::size_t k = 0; k < trajectories.size(); ++k) {
+        const auto in_k = [&](const ExplorationFrame& f) {
+          return f.trajectory == static_cast<int>(k);
+        };
+        if (std::none_of(s.chosen.begin(), s.chosen.end(), in_k)) continue;  // (failed runs too)
         const io::DeepmdFrames explored = io::read_deepmd_system(trajectories[k] / "deepmd");
         io::DeepmdFrames chosen;
         chosen.type_map = explored.type_map;

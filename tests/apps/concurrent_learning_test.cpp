@@ -7,7 +7,8 @@
 // outside the box); the command runs two iterations end to end, the labelled frames join the
 // next training (whose models start from the previous ones with init_from_previous), a second run
 // on the same folder redoes nothing, raising `iterations` extends the loop, and another config on
-// the same folder is exit 2.
+// the same folder is exit 2; an exploration that blows up counts as failed rows and the loop goes
+// on (iterations=2 with every row failed: nothing to label, the second iteration still runs).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -225,6 +226,36 @@ TEST(ConcurrentLearnCommand, IteratesContinuesAndRefusesAnotherConfig) {
       << log;
   // A wrong key: exit 2 with the valid choices.
   EXPECT_EQ(testing::run_surrox(common + " --set selection.low=0.1", &log), 2) << log;
+}
+
+// An exploration the models drive to a blow-up (here a 0.5 ps time step) is not an error of the
+// loop: its run counts as failed, every row it would have written is a failed row, and nothing
+// of it is labelled.
+TEST(ConcurrentLearnCommand, AnExplorationThatBlowsUpCountsAsFailed) {
+  const fs::path dir = testing::scratch_dir();
+  const fs::path initial = sw_frames(dir, "init", 300, 120);
+  std::string log;
+  ASSERT_EQ(
+      testing::run_surrox(
+          "concurrent-learn " +
+              (testing::source_dir() / "cases/deep_potential/si_concurrent.yml").string() + " -o " +
+              (dir / "learn").string() + " --set 'data.initial=[" + initial.string() +
+              "]' --set training.models=2 --set 'training.set=[\"model.three_body={}\", "
+              "training.steps=20, training.disp_freq=10]' --set "
+              "'training.reuse_set=[training.steps=10]' --set "
+              "exploration.temperatures=[600,900] --set exploration.steps=40 --set "
+              "exploration.first_step=10 --set 'exploration.set=[solver.dt=0.5]' --set "
+              "iterations=2",
+          &log),
+      0)
+      << log;
+  const auto it0 = learn_results(dir / "learn")["iterations"][0];
+  EXPECT_EQ(it0["explored_rows"], 8);
+  EXPECT_DOUBLE_EQ(it0["failed_fraction"].get<double>(), 1.0);
+  EXPECT_EQ(it0["labelled_frames"], 0);
+  EXPECT_EQ(learn_results(dir / "learn")["iterations"].size(), 2u);
+  for (const auto& run : it0["explored"])
+    EXPECT_NE(run.value("run_failed", "").find("lost"), std::string::npos) << run.dump();
 }
 
 }  // namespace
