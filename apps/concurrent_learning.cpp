@@ -149,6 +149,13 @@ std::string loop_identity(const std::string& resolved_yaml) {
   return out.c_str();
 }
 
+// One iteration's exploration runs, one per temperature explored.
+struct Explorations {
+  std::vector<fs::path> dirs;
+  std::vector<std::vector<couplers::ModelDeviRow>> rows;  // a failed run's: all NaN (failed)
+  std::vector<std::string> failures;                      // the run's error, or empty
+};
+
 class Loop {
  public:
   Loop(Runtime& runtime, const io::CaseFile& config, fs::path out)
@@ -190,23 +197,21 @@ class Loop {
       const std::vector<fs::path> models = train_ensemble(it, dir, train_data, row);
       final_model = models[0];
       measure_held_out(models[0], dir / "held_out", row);
-      std::vector<fs::path> trajectories;
-      const auto devi = explore(it, dir / "explore", models, trajectories);
+      const Explorations explored = explore(it, dir / "explore", models);
       SelectionRule rule = rule_;
       rule.seed = static_cast<std::uint64_t>(root_.section("selection").integer("seed") + it);
-      const Selection s = select_candidates(devi, rule);
+      const Selection s = select_candidates(explored.rows, rule);
       row["explored"] = json::array();  // the same counts per temperature
       SelectionRule count_only = rule;
       count_only.max_candidates = 0;
-      for (std::size_t k = 0; k < devi.size(); ++k) {
-        const Selection one = select_candidates({devi[k]}, count_only);
+      for (std::size_t k = 0; k < explored.rows.size(); ++k) {
+        const Selection one = select_candidates({explored.rows[k]}, count_only);
         json entry = {{"temperature", temperatures_[k]},
                       {"rows", one.rows()},
                       {"accurate_fraction", one.fraction(one.accurate)},
                       {"candidate_fraction", one.fraction(one.candidates)},
                       {"failed_fraction", one.fraction(one.failed)}};
-        const json run = read_json(trajectories[k] / "result.json");
-        if (run.contains("run_failed")) entry["run_failed"] = run["run_failed"];
+        if (!explored.failures[k].empty()) entry["run_failed"] = explored.failures[k];
         row["explored"].push_back(entry);
       }
       row["explored_rows"] = s.rows();
@@ -218,7 +223,7 @@ class Loop {
           it + 1 == iterations || s.fraction(s.accurate) >= root_.real("converged_accurate");
       long added = 0;
       if (!last) {
-        for (const fs::path& system : label(dir / "label", trajectories, s)) {
+        for (const fs::path& system : label(dir / "label", explored.dirs, s)) {
           added += io::read_deepmd_system(system).frames;
           labelled.push_back(system);
         }
@@ -338,15 +343,11 @@ class Loop {
     row["held_out_systems"] = r["systems"];
   }
 
-  std::vector<std::vector<couplers::ModelDeviRow>> explore(long it, const fs::path& dir,
-                                                           const std::vector<fs::path>& models,
-                                                           std::vector<fs::path>& trajectories) {
+  Explorations explore(long it, const fs::path& dir, const std::vector<fs::path>& models) {
     const CaseNode e = root_.section("exploration");
     const long out_freq = e.integer("out_freq");
-    std::string list = "[";
-    for (std::size_t k = 0; k < models.size(); ++k)
-      list += (k ? ", '" : "'") + fs::absolute(models[k]).string() + "'";
-    list += "]";
+    const std::string list = yaml_list(models);
+    Explorations explored;
     // As the models: run k on rank k mod size alone (64-atom cells gain nothing from a split).
     const int rank = runtime_.rank(), size = runtime_.size();
     const std::size_t start = static_cast<std::size_t>(e.integer("start_with"));
@@ -356,7 +357,7 @@ class Loop {
     for (std::size_t k = 0; k < count; ++k) {
       const double t = temperatures_[k];
       const fs::path tdir = dir / fmt::format("T{:g}", t);
-      trajectories.push_back(tdir);
+      explored.dirs.push_back(tdir);
       if (static_cast<int>(k % size) == rank && !done(tdir)) {
         CommunicatorScope one_rank(runtime_, MPI_COMM_SELF);
         spdlog::info("iteration {}: exploring at {:g} K", it, t);
@@ -395,10 +396,11 @@ class Loop {
       }
     }
     MPI_Barrier(runtime_.comm());
-    std::vector<std::vector<couplers::ModelDeviRow>> devi;
-    for (const fs::path& tdir : trajectories) {
-      if (!read_json(tdir / "result.json").contains("run_failed")) {
-        devi.push_back(couplers::read_model_devi(tdir / "model_devi.csv"));
+    for (const fs::path& tdir : explored.dirs) {
+      const json result = read_json(tdir / "result.json");
+      explored.failures.push_back(result.value("run_failed", ""));
+      if (explored.failures.back().empty()) {
+        explored.rows.push_back(couplers::read_model_devi(tdir / "model_devi.csv"));
         continue;
       }
       std::vector<couplers::ModelDeviRow> failed;  // the rows the run would have written
@@ -408,9 +410,9 @@ class Loop {
         row.max_devi_f = std::nan("");
         failed.push_back(row);
       }
-      devi.push_back(failed);
+      explored.rows.push_back(failed);
     }
-    return devi;
+    return explored;
   }
 
   // Labels the chosen frames of each trajectory into DIR/<trajectory>/deepmd.

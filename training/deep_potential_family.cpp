@@ -302,7 +302,9 @@ void DeepPotentialFamily::train(const TrainRequest& request, nlohmann::json& res
       train.size(), train_frames, valid.size(), valid_frames, parallel->size());
 
   dp::SeE2aModel model(config);
-  {
+  if (t.has("init_model")) {
+    init_from_model(model, t);  // its statistics and bias too: fresh ones would be overwritten
+  } else {
     // DeePMD's statistics: davg/dstd of the environment matrix, energy bias by least squares.
     std::vector<dp::EnvBatch> stat;
     std::vector<std::vector<long>> counts;
@@ -319,7 +321,6 @@ void DeepPotentialFamily::train(const TrainRequest& request, nlohmann::json& res
     model->compute_statistics(stat);
     model->fit_energy_bias(counts, energies);
   }
-  if (t.has("init_model")) init_from_model(model, t);
   auto parameters = model->parameters();
   auto optimizer = optimizers()
                        .at(t.section("optimizer").type(), t.section("optimizer").context("type"))
