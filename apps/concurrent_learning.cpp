@@ -16,6 +16,7 @@
 #include "apps/run_driver.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/log.hpp"
 #include "couplers/deep_potential_pair.hpp"
 #include "couplers/deep_potential_pair_devi.hpp"
 #include "io/deepmd_system.hpp"
@@ -484,15 +485,8 @@ class Loop {
   // The MD runs would log every run's set-up at info; the loop reports per stage instead.
   template <class F>
   void quietly(F&& f) {
-    const auto level = spdlog::get_level();
-    spdlog::set_level(std::max(level, spdlog::level::warn));
-    try {
-      f();
-    } catch (...) {
-      spdlog::set_level(level);
-      throw;
-    }
-    spdlog::set_level(level);
+    const log::RaisedLevel quiet(spdlog::level::warn);
+    f();
   }
 
   Runtime& runtime_;

@@ -9,6 +9,7 @@
 #include "apps/run_case.hpp"
 #include "apps/run_driver.hpp"
 #include "core/error.hpp"
+#include "core/log.hpp"
 #include "io/case_file.hpp"
 #include "solvers/md/data_file.hpp"
 
@@ -62,9 +63,8 @@ io::DeepmdFrames label_with_reference(Runtime& runtime, const std::filesystem::p
   labelled.type_map = configurations.type_map;
   labelled.types = configurations.types;
   const MPI_Comm comm = runtime.comm();
-  const auto quiet = spdlog::get_level();  // the per-frame runs would flood the log
-  spdlog::set_level(std::max(quiet, spdlog::level::warn));
-  try {
+  {
+    const log::RaisedLevel quiet(spdlog::level::warn);  // the per-frame runs would flood the log
     for (long f = 0; f < configurations.frames; ++f) {
       const fs::path task = work_dir / fmt::format("task.{:06d}", f);
       if (runtime.root()) {
@@ -98,11 +98,7 @@ io::DeepmdFrames label_with_reference(Runtime& runtime, const std::filesystem::p
                                 (task / "deepmd").string(), f));
       labelled.append(one);
     }
-  } catch (...) {
-    spdlog::set_level(quiet);
-    throw;
   }
-  spdlog::set_level(quiet);
   MPI_Barrier(comm);
   if (runtime.root()) fs::remove_all(work_dir);
   return labelled;
