@@ -23,6 +23,12 @@ Schema WarmStart::schema() {
             "a name per model for the summary (e.g. [mse, area_weighted]); empty: the models' "
             "folder names")
       .fallback("[]");
+  s.integer("cfl_ramp",
+            "cycles over which a warm run's CFL number grows from 1 to solver.cfl (the rule of "
+            "solver.cfl_ramp, which the cold runs keep): a start near the solution does not need "
+            "the ramp that carries a free-stream start through its transient; -1: solver.cfl_ramp")
+      .at_least(-1)
+      .fallback("2");
   return s;
 }
 
@@ -36,7 +42,8 @@ void WarmStart::run(Runtime& runtime, const CaseNode& section,
   nlohmann::json per_case = nlohmann::json::array();
   for (std::size_t k = 0; k < cases.size(); ++k) {
     spdlog::info("warm start: case {}/{} {}", k + 1, cases.size(), cases[k].name);
-    records.push_back(run_warm_start_case(runtime, cases[k], setup.channels[k], setup.models));
+    records.push_back(run_warm_start_case(runtime, cases[k], setup.channels[k], setup.models,
+                                          setup.warm_cfl_ramp));
     nlohmann::json entry = case_results(records.back(), labels);
     entry["surface_csv"] = write_surface_csv(output_dir, records.back(), labels).string();
     per_case.push_back(entry);

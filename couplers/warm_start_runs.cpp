@@ -14,11 +14,12 @@ double field_error(const mesh::HostMatrix& predicted, const mesh::HostMatrix& tr
   return relative_l2(predicted.data(), truth.data(), truth.size());
 }
 
-WarmRun warm_run(Runtime& runtime, const CoupledCase& c, const CaseChannels& channels,
-                 CoupledModel& model, const std::array<mesh::HostMatrix, 4>& truth, long ni,
-                 long nj) {
+WarmRun warm_run(Runtime& runtime, const CoupledCase& c, long cfl_ramp,
+                 const CaseChannels& channels, CoupledModel& model,
+                 const std::array<mesh::HostMatrix, 4>& truth, long ni, long nj) {
   AirfoilSolver warm;
   warm.initialize(c.solver, runtime);
+  if (cfl_ramp >= 0) warm.set_cfl_ramp(cfl_ramp);
   Stopwatch watch;
   PrimitiveField field = predict_primitive(*model.surrogate, channels, ni, nj);
   const GuardReport guard =
@@ -60,7 +61,7 @@ long start_from_field(solvers::SteadyFlowSolver& solver, const PrimitiveField& f
 }
 
 CaseRecord run_warm_start_case(Runtime& runtime, const CoupledCase& c, const CaseChannels& channels,
-                               std::vector<CoupledModel>& models) {
+                               std::vector<CoupledModel>& models, long warm_cfl_ramp) {
   const long ni = static_cast<long>(channels.cell.at("centroid_x").extent(0));
   const long nj = static_cast<long>(channels.cell.at("centroid_x").extent(1));
   AirfoilSolver cold;
@@ -71,7 +72,7 @@ CaseRecord run_warm_start_case(Runtime& runtime, const CoupledCase& c, const Cas
   spdlog::info("  cold: {} cycles, {:.2f} s, Cl {:.5f}, Cd {:.6f}", record.cold.iterations,
                record.cold.solve_s, record.cold.cl, record.cold.cd);
   for (auto& model : models)
-    record.warm.push_back(warm_run(runtime, c, channels, model, truth, ni, nj));
+    record.warm.push_back(warm_run(runtime, c, warm_cfl_ramp, channels, model, truth, ni, nj));
   return record;
 }
 

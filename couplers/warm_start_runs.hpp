@@ -13,8 +13,9 @@
 
 namespace surrox::couplers {
 
+// The warm runs grow their CFL number over `warm_cfl_ramp` cycles (-1: the case's cfl_ramp).
 CaseRecord run_warm_start_case(Runtime& runtime, const CoupledCase& c, const CaseChannels& channels,
-                               std::vector<CoupledModel>& models);
+                               std::vector<CoupledModel>& models, long warm_cfl_ramp);
 
 // Starts `solver` from `field` (guarded). The solver sets its far-field vortex from the field's
 // own lift, so a converged field restarts converged. Returns the extra cycles spent before the

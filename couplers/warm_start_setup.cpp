@@ -44,6 +44,7 @@ WarmStartSetup prepare_warm_start(const Runtime& runtime, const CaseNode& sectio
         section.context());
   WarmStartSetup setup;
   setup.models = load_models(section);
+  setup.warm_cfl_ramp = section.integer("cfl_ramp");
   for (const auto& c : cases)
     if (c.solver.type() != "airfoil")
       c.solver.fail("type",

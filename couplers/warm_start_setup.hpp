@@ -14,6 +14,7 @@ namespace surrox::couplers {
 struct WarmStartSetup {
   std::vector<CoupledModel> models;
   std::vector<CaseChannels> channels;  // per case: the inputs on its own grid
+  long warm_cfl_ramp = -1;             // the warm runs' solver.cfl_ramp; -1: the case's own
   std::vector<std::string> labels() const;
 };
 

@@ -8,8 +8,13 @@ Runs (skipping any run folder that already holds a summary.json):
                                              σt, frequency error against h)
   double_gyre.yaml                        -> qg_double_gyre.png (time-mean ψ and ω, an
                                              instantaneous ω, energy and its budget against t)
+  double_gyre.yaml to t = 20 on 64x128 and on San/Rahman's 256x512 (2 MPI ranks, about 1.5 h)
+                                          -> qg_double_gyre_grids.png (time-mean ψ and ω over
+                                             t ∈ [10, 20] side by side, energy against t) and
+                                             the kinetic-energy statistics of both
 
-Usage: scripts/figures/qg.py [--surrox build/release/apps/surrox] [--only stommel|rossby|double_gyre]
+Usage: scripts/figures/qg.py [--surrox build/release/apps/surrox]
+                             [--only stommel|rossby|double_gyre|grids]
                              [--work /tmp/surrox-figures/qg] [--out docs/validation/figures]
 Needs Debian's python3-matplotlib, python3-numpy and python3-h5py (scripts/bootstrap.sh).
 """
@@ -172,18 +177,76 @@ def double_gyre(surrox, work, figures):
           "E min/max/std", e.min(), e.max(), e.std(), "wall", summary["results"].get("wall_time_s"))
 
 
+def energy_statistics(monitor, start, end):
+    """Mean, standard deviation, min and max of the energy over [start, end], time-weighted."""
+    t, e = monitor["time"], monitor["energy"]
+    keep = (t >= start) & (t <= end)
+    t, e = t[keep], e[keep]
+    mean = np.trapz(e, t) / (t[-1] - t[0])
+    std = math.sqrt(np.trapz((e - mean) ** 2, t) / (t[-1] - t[0]))
+    return {"mean": mean, "std": std, "min": e.min(), "max": e.max()}
+
+
+def grids(surrox, work, figures):
+    """The double gyre on the shipped 64 × 128 grid and on the published 256 × 512 grid, both
+    from rest to t = 20, time means over t ∈ [10, 20]."""
+    window = (10.0, 20.0)
+    common = [f"solver.end_time={window[1]:g}", f"solver.average_from={window[0]:g}",
+              "output.interval=0.25"]
+    runs = {}
+    for label, cells, launcher in (("64 × 128", "[64, 128]", ()),
+                                   ("256 × 512 (San et al.)", "[256, 512]",
+                                    ("mpirun", "--allow-run-as-root", "--oversubscribe", "-n", "2"))):
+        out = work / ("grids_" + cells.strip("[]").replace(", ", "x"))
+        summary = run_case(surrox, CASES / "double_gyre.yaml", out,
+                           common + [f"solver.cells={cells}"], launcher)
+        t, f = fields(out)
+        with open(out / "monitor.csv") as fh:
+            rows = list(csv.DictReader(fh))
+        monitor = {k: np.array([float(r[k]) for r in rows]) for k in ("time", "energy")}
+        keep = t >= window[0]
+        runs[label] = dict(psi=f["psi"][keep].mean(axis=0), omega=f["omega"][keep].mean(axis=0),
+                           monitor=monitor, qg=summary["results"]["qg"],
+                           wall=summary.get("wall_time_s"))
+    fig, ax = plt.subplots(1, 5, figsize=(17, 5), gridspec_kw={"width_ratios": [1, 1, 1, 1, 2]})
+    for k, (label, r) in enumerate(runs.items()):
+        ny, nx = r["psi"].shape
+        x = np.arange(1, nx + 1) / (nx + 1)
+        y = -1 + np.arange(1, ny + 1) * 2 / (ny + 1)
+        for a, data, name in ((ax[2 * k], -r["psi"], "time-mean −ψ"),
+                              (ax[2 * k + 1], r["omega"], "time-mean ω")):
+            lim = np.abs(data).max()
+            a.contourf(x, y, data, levels=np.linspace(-lim, lim, 21), cmap="RdBu_r")
+            a.contour(x, y, data, levels=np.linspace(-lim, lim, 21), colors="k", linewidths=0.3)
+            a.set_title(f"{name}, {label}\nrange [{data.min():.3g}, {data.max():.3g}]", fontsize=8)
+            a.set_aspect("equal")
+        ax[4].plot(r["monitor"]["time"], r["monitor"]["energy"], lw=0.8, label=label)
+    ax[4].axvspan(*window, color="0.9")
+    ax[4].set_xlabel("t")
+    ax[4].set_ylabel("kinetic energy E")
+    ax[4].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(figures / "qg_double_gyre_grids.png", dpi=120)
+    for label, r in runs.items():
+        print(label, "energy over", window, energy_statistics(r["monitor"], *window),
+              "P", r["qg"]["mean_wind_input"], "D", r["qg"]["mean_viscous_dissipation"],
+              "imbalance", r["qg"]["budget_imbalance"], "ψ time-mean range",
+              (-r["psi"]).min(), (-r["psi"]).max(), "wall", r["wall"])
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--surrox", default=str(ROOT / "build/release/apps/surrox"))
     p.add_argument("--work", default="/tmp/surrox-figures/qg")
     p.add_argument("--out", default=str(ROOT / "docs/validation/figures"))
-    p.add_argument("--only", choices=("stommel", "rossby", "double_gyre"),
+    p.add_argument("--only", choices=("stommel", "rossby", "double_gyre", "grids"),
                    help="draw one figure only")
     args = p.parse_args()
     work, figures = pathlib.Path(args.work), pathlib.Path(args.out)
     work.mkdir(parents=True, exist_ok=True)
     figures.mkdir(parents=True, exist_ok=True)
-    for name, draw in (("stommel", stommel), ("rossby", rossby), ("double_gyre", double_gyre)):
+    for name, draw in (("stommel", stommel), ("rossby", rossby), ("double_gyre", double_gyre),
+                       ("grids", grids)):
         if args.only in (None, name):
             draw(args.surrox, work, figures)
 

@@ -3,11 +3,13 @@ import json
 import subprocess
 
 
-def run_case(surrox, case_path, out, overrides=()):
-    """Runs `surrox run case_path -o out --set ...` unless out/summary.json exists; returns the summary."""
+def run_case(surrox, case_path, out, overrides=(), launcher=()):
+    """Runs `[launcher] surrox run case_path -o out --set ...` (launcher e.g. mpirun -n 2) unless
+    out/summary.json exists; returns the summary."""
     summary = out / "summary.json"
     if not summary.exists():
-        command = [str(surrox), "run", str(case_path), "-o", str(out), "--log-level", "warn"]
+        command = [*launcher, str(surrox), "run", str(case_path), "-o", str(out), "--log-level",
+                   "warn"]
         for o in overrides:
             command += ["--set", o]
         print("running:", " ".join(command), flush=True)

@@ -142,6 +142,11 @@ void AirfoilSolver::update_circulation() {
   fine().circulation = 0.5 * chord_ * coefficients().at("cl");
 }
 
+void AirfoilSolver::set_cfl_ramp(long cycles) {
+  if (cycles < 0) throw InputError(fmt::format("solver.cfl_ramp must be >= 0 (got {})", cycles));
+  p_.cfl_ramp = cycles;
+}
+
 double AirfoilSolver::current_cfl() const {
   if (p_.cfl_ramp <= 0 || iteration_ >= p_.cfl_ramp) return p_.cfl;
   return std::min(

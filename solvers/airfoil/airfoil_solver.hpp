@@ -74,6 +74,10 @@ class AirfoilSolver final : public SteadyFlowSolver {
   // ρ, p are not positive and finite.
   void set_initial_primitive(const HostMatrix& rho, const HostMatrix& u, const HostMatrix& v,
                              const HostMatrix& p) override;
+  // The cycles over which the CFL number grows from 1 (solver.cfl_ramp), counted from the last
+  // start: a warm start near the solution needs less of the ramp that carries a free-stream
+  // start through its transient (couplers/warm_start). Negative: InputError.
+  void set_cfl_ramp(long cycles);
   // The current primitive (k = 0..3: ρ, u, v, p) or conservative fields as host ni × nj arrays,
   // the whole grid on every rank (collective: gathered from the slabs).
   std::array<HostMatrix, 4> primitive_host() const override;

@@ -45,20 +45,36 @@ std::unique_ptr<Mlp> model(std::uint64_t seed) {
   return std::make_unique<Mlp>();
 }
 
+// The validated loss section of a training config with these overrides.
+std::unique_ptr<Loss> configured_loss(const std::vector<std::string>& overrides) {
+  const CaseNode section = training_section(overrides).section("loss");
+  return losses().at(section.type()).make(section);
+}
+
 TEST(Loss, AreaWeightedEqualsMseForUniformWeightsAndWeighsPoints) {
-  const CaseNode none = training_section();
   auto p = torch::tensor({{{1.0, 2.0, 3.0}}}, torch::kFloat64);  // [rows 1, channels 1, points 3]
   auto t = torch::zeros_like(p);
   auto ones = torch::ones({1, 3}, torch::kFloat64);
-  const auto mse = losses().at("mse").make(none)->rows(p, t, {});
-  const auto weighted = losses().at("area_weighted_mse").make(none)->rows(p, t, ones);
+  const auto area = configured_loss({"training.loss={type: area_weighted_mse}"});
+  const auto mse = configured_loss({"training.loss={type: mse}"})->rows(p, t, {});
   EXPECT_DOUBLE_EQ(mse.item<double>(), 14.0 / 3);
-  EXPECT_DOUBLE_EQ(weighted.item<double>(), 14.0 / 3);
+  EXPECT_DOUBLE_EQ(area->rows(p, t, ones).item<double>(), 14.0 / 3);
   auto w = torch::tensor({{0.0, 0.0, 3.0}}, torch::kFloat64);
-  EXPECT_DOUBLE_EQ(losses().at("area_weighted_mse").make(none)->rows(p, t, w).item<double>(),
-                   27.0 / 3);
-  EXPECT_DOUBLE_EQ(losses().at("l1").make(none)->rows(p, t, {}).item<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(area->rows(p, t, w).item<double>(), 27.0 / 3);
+  // Area to a power: weights 4, 1, 0.25 to the power ½ are 2, 1, ½; power 0 is plain MSE.
+  auto w2 = torch::tensor({{4.0, 1.0, 0.25}}, torch::kFloat64);
+  EXPECT_DOUBLE_EQ(configured_loss({"training.loss={type: area_weighted_mse, power: 0.5}"})
+                       ->rows(p, t, w2)
+                       .item<double>(),
+                   (2 * 1 + 1 * 4 + 0.5 * 9) / 3);
+  EXPECT_DOUBLE_EQ(configured_loss({"training.loss={type: area_weighted_mse, power: 0}"})
+                       ->rows(p, t, w2)
+                       .item<double>(),
+                   14.0 / 3);
+  EXPECT_DOUBLE_EQ(configured_loss({"training.loss={type: l1}"})->rows(p, t, {}).item<double>(),
+                   2.0);
   EXPECT_THROW(losses().at("area_weighted"), InputError);
+  EXPECT_THROW(configured_loss({"training.loss={type: area_weighted_mse, power: -1}"}), InputError);
 }
 
 TEST(LrSchedule, ClosedForms) {
