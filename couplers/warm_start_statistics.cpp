@@ -22,6 +22,7 @@ ModelSummary summarize_model(const std::vector<CaseRecord>& records, std::size_t
                              const std::vector<double>& levels) {
   std::vector<double> ratio, speedup, dcl, dcd, surrogate_cl, surrogate_cd, cfd_cl, cfd_cd;
   std::vector<double> accuracy_ratio, accuracy_speedup, cauchy_ratio, cauchy_speedup;
+  std::vector<double> cl_relative_error;
   std::map<std::string, std::vector<double>> field_error, level_ratio;
   for (const auto& c : records) {
     const WarmRun& w = c.warm.at(m);
@@ -41,6 +42,7 @@ ModelSummary summarize_model(const std::vector<CaseRecord>& records, std::size_t
     surrogate_cl.push_back(w.surrogate_cl);
     surrogate_cd.push_back(w.surrogate_cd);
     cfd_cl.push_back(c.cold.cl);
+    cl_relative_error.push_back(std::abs(w.surrogate_cl - c.cold.cl) / std::abs(c.cold.cl));
     cfd_cd.push_back(c.cold.cd);
     for (const auto& [name, error] : w.field_relative_l2) field_error[name].push_back(error);
   }
@@ -52,6 +54,7 @@ ModelSummary summarize_model(const std::vector<CaseRecord>& records, std::size_t
   s.max_abs_cd_difference = largest(dcd);
   s.spearman_surrogate_cl = spearman(surrogate_cl, cfd_cl);
   s.spearman_surrogate_cd = spearman(surrogate_cd, cfd_cd);
+  s.median_surrogate_cl_relative_error = median(cl_relative_error);
   for (const auto& [name, values] : field_error) s.median_field_relative_l2[name] = median(values);
   s.median_accuracy_cycle_ratio = median(accuracy_ratio);
   s.median_accuracy_wall_speedup = median(accuracy_speedup);

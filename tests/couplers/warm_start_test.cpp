@@ -333,6 +333,15 @@ TEST(WarmStartCase, CaseFileWithACouplerSectionWritesTheComparison) {
   const auto summary = nlohmann::json::parse(std::ifstream(dir / "out/summary.json"));
   const auto& results = summary.at("results");
   ASSERT_EQ(results.at("cases").size(), 2u);
+  double cl_errors = 0;  // the median of two is their mean
+  for (const auto& c : results.at("cases"))
+    cl_errors += std::abs(c.at("warm").at("tiny").at("surrogate_cl").get<double>() /
+                              c.at("cold").at("cl").get<double>() -
+                          1) /
+                 2;
+  EXPECT_NEAR(
+      results.at("medians").at("tiny").at("median_surrogate_cl_relative_error").get<double>(),
+      cl_errors, 1e-12 * cl_errors);
   for (const auto& c : results.at("cases")) {
     const auto& cold = c.at("cold");
     const auto& warm = c.at("warm").at("tiny");
