@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The airfoil surrogate pipeline on its embedded small default (cases/airfoil_surrogate):
-#   1. the training sweep: 36 Euler cases, 6 NACA airfoils × 3 α × 2 M, 96 × 48 cells, on 2 MPI ranks;
-#   2. two trainings of the per-point MLP (outputs ρ, u, v, Cp), plain MSE and area-weighted MSE
-#      (side by side, one LibTorch thread each);
-#   3. the warm-start comparison on 8 held-out cases: cold start vs. a warm start from each model;
+#   1. the training sweep: 96 Euler cases, each its own NACA 4-digit airfoil, α and M (a fixed
+#      random design), 96 × 48 cells, on 2 MPI ranks;
+#   2. two trainings of the per-point MLP (outputs ρ, u, v, Cp), plain MSE and area^0.25-weighted
+#      MSE (side by side, one LibTorch thread each);
+#   3. the warm-start comparison on 24 held-out cases: cold start vs. a warm start from each model;
 #   4. the summary table (printed and written to OUT/summary.md) and PNG plots: OUT/loss.png (both
 #      loss curves; each training also writes its own loss.png) and OUT/cp.png (surface Cp of
 #      one test case: CFD vs. the two predictions).
