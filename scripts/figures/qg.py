@@ -8,9 +8,9 @@ Runs (skipping any run folder that already holds a summary.json):
                                              σt, frequency error against h)
   double_gyre.yaml                        -> qg_double_gyre.png (time-mean ψ and ω, an
                                              instantaneous ω, energy and its budget against t)
-  double_gyre.yaml to t = 20 on 64x128 and on San/Rahman's 256x512 (2 MPI ranks, about 1.5 h)
+  double_gyre.yaml to t = 30 on 64x128 and on San/Rahman's 256x512 (2 MPI ranks, about 1.5 h)
                                           -> qg_double_gyre_grids.png (time-mean ψ and ω over
-                                             t ∈ [10, 20] side by side, energy against t) and
+                                             t ∈ [10, 30] side by side, energy against t) and
                                              the kinetic-energy statistics of both
 
 Usage: scripts/figures/qg.py [--surrox build/release/apps/surrox]
@@ -189,8 +189,8 @@ def energy_statistics(monitor, start, end):
 
 def grids(surrox, work, figures):
     """The double gyre on the shipped 64 × 128 grid and on the published 256 × 512 grid, both
-    from rest to t = 20, time means over t ∈ [10, 20]."""
-    window = (10.0, 20.0)
+    from rest to t = 30, time means over t ∈ [10, 30]."""
+    window = (10.0, 30.0)
     common = [f"solver.end_time={window[1]:g}", f"solver.average_from={window[0]:g}",
               "output.interval=0.25"]
     runs = {}

@@ -138,6 +138,16 @@ TEST(FieldGuard, RepairsNonFiniteAndNonPositiveCells) {
   EXPECT_DOUBLE_EQ(f.p(0, 1), 3.0);
 }
 
+// The fields times 1 + amplitude · sin(0.7 i + 1.3 j + k): a smooth relative error in each.
+std::array<mesh::HostMatrix, 4> smoothly_perturbed(std::array<mesh::HostMatrix, 4> w,
+                                                   double amplitude) {
+  for (long i = 0; i < kNi; ++i)
+    for (long j = 0; j < kNj; ++j)
+      for (int k = 0; k < 4; ++k)
+        w[static_cast<std::size_t>(k)](i, j) *= 1 + amplitude * std::sin(0.7 * i + 1.3 * j + k);
+  return w;
+}
+
 class WarmStartSolver : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -192,12 +202,8 @@ TEST_F(WarmStartSolver, ModelsPredictingCpGetPressureFromTheFreeStream) {
 }
 
 TEST_F(WarmStartSolver, PerturbedStartConvergesToTheColdCoefficients) {
-  auto w = cold_->primitive_host();
   // A smooth 5 % error in every variable plus a few unphysical cells the guard must repair.
-  for (long i = 0; i < kNi; ++i)
-    for (long j = 0; j < kNj; ++j)
-      for (int k = 0; k < 4; ++k)
-        w[static_cast<std::size_t>(k)](i, j) *= 1 + 0.05 * std::sin(0.7 * i + 1.3 * j + k);
+  auto w = smoothly_perturbed(cold_->primitive_host(), 0.05);
   w[0](5, 3) = -1;
   w[3](20, 0) = NAN;
   auto model = fixed_model(w);
@@ -217,12 +223,7 @@ TEST_F(WarmStartSolver, PerturbedStartConvergesToTheColdCoefficients) {
 // free-stream start (50 cycles from CFL 1 here) only delays the early cycles, where a warm start
 // saves its cycles (engineering accuracy comes at a residual of about 1e-4 to 1e-5).
 TEST_F(WarmStartSolver, AShorterRampConvergesANearStartInFewerCycles) {
-  auto w = cold_->primitive_host();
-  for (long i = 0; i < kNi; ++i)
-    for (long j = 0; j < kNj; ++j)
-      for (int k = 0; k < 4; ++k)
-        w[static_cast<std::size_t>(k)](i, j) *= 1 + 0.01 * std::sin(0.7 * i + 1.3 * j + k);
-  auto model = fixed_model(w);
+  auto model = fixed_model(smoothly_perturbed(cold_->primitive_host(), 0.01));
   const PrimitiveField f = predict_primitive(model, channels_of(*grid_), kNi, kNj);
   AirfoilParameters line_implicit = parameters();  // the case files' smoother
   line_implicit.smoother = "line_implicit";
