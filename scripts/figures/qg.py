@@ -177,10 +177,10 @@ def double_gyre(surrox, work, figures):
           "E min/max/std", e.min(), e.max(), e.std(), "wall", summary["results"].get("wall_time_s"))
 
 
-def energy_statistics(monitor, start, end):
-    """Mean, standard deviation, min and max of the energy over [start, end], time-weighted."""
-    t, e = monitor["time"], monitor["energy"]
-    keep = (t >= start) & (t <= end)
+def window_statistics(monitor, key, start, end):
+    """Time-weighted mean and standard deviation, min and max of a monitor column over [start, end]."""
+    t, e = monitor["time"], monitor[key]
+    keep = (t >= start) & (t <= end + 1e-9)
     t, e = t[keep], e[keep]
     mean = np.trapz(e, t) / (t[-1] - t[0])
     std = math.sqrt(np.trapz((e - mean) ** 2, t) / (t[-1] - t[0]))
@@ -195,7 +195,7 @@ def grids(surrox, work, figures):
               "output.interval=0.25"]
     runs = {}
     for label, cells, launcher in (("64 × 128", "[64, 128]", ()),
-                                   ("256 × 512 (San et al.)", "[256, 512]",
+                                   ("256 × 512 (San et al.'s grid)", "[256, 512]",
                                     ("mpirun", "--allow-run-as-root", "--oversubscribe", "-n", "2"))):
         out = work / ("grids_" + cells.strip("[]").replace(", ", "x"))
         summary = run_case(surrox, CASES / "double_gyre.yaml", out,
@@ -203,11 +203,11 @@ def grids(surrox, work, figures):
         t, f = fields(out)
         with open(out / "monitor.csv") as fh:
             rows = list(csv.DictReader(fh))
-        monitor = {k: np.array([float(r[k]) for r in rows]) for k in ("time", "energy")}
-        keep = t >= window[0]
+        monitor = {k: np.array([float(r[k]) for r in rows])
+                   for k in ("time", "energy", "wind_input", "viscous_dissipation")}
+        keep = (t >= window[0]) & (t <= window[1] + 1e-9)
         runs[label] = dict(psi=f["psi"][keep].mean(axis=0), omega=f["omega"][keep].mean(axis=0),
-                           monitor=monitor, qg=summary["results"]["qg"],
-                           wall=summary.get("wall_time_s"))
+                           monitor=monitor, wall=summary.get("wall_time_s"))
     fig, ax = plt.subplots(1, 5, figsize=(17, 5), gridspec_kw={"width_ratios": [1, 1, 1, 1, 2]})
     for k, (label, r) in enumerate(runs.items()):
         ny, nx = r["psi"].shape
@@ -228,10 +228,12 @@ def grids(surrox, work, figures):
     fig.tight_layout()
     fig.savefig(figures / "qg_double_gyre_grids.png", dpi=120)
     for label, r in runs.items():
-        print(label, "energy over", window, energy_statistics(r["monitor"], *window),
-              "P", r["qg"]["mean_wind_input"], "D", r["qg"]["mean_viscous_dissipation"],
-              "imbalance", r["qg"]["budget_imbalance"], "ψ time-mean range",
-              (-r["psi"]).min(), (-r["psi"]).max(), "wall", r["wall"])
+        stats = {k: window_statistics(r["monitor"], k, *window)
+                 for k in ("energy", "wind_input", "viscous_dissipation")}
+        p, d = stats["wind_input"]["mean"], stats["viscous_dissipation"]["mean"]
+        print(label, "over", window, "energy", stats["energy"], "P", p, "D", d,
+              "imbalance", (p - d) / p, "time-mean -ψ range", (-r["psi"]).min(), (-r["psi"]).max(),
+              "time-mean ω range", r["omega"].min(), r["omega"].max(), "wall", r["wall"])
 
 
 def main():

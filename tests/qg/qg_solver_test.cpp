@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 
 #include "io/hdf5_checkpoint.hpp"
 #include "qg/qg_checks.hpp"
@@ -119,12 +120,38 @@ TEST(QgSolver, RestartFromACheckpointIsBitwise) {
 TEST(QgSolver, BadInputExitsWithCodeTwo) {
   const std::string base = "run " + (testing::source_dir() / "cases/qg/double_gyre.yaml").string() +
                            " -o " + (testing::scratch_dir() / "bad").string() + " --set ";
-  for (const char* bad : {"solver.reynolds=0", "solver.cfl=1.5", "\"solver.cells=[2, 8]\"",
-                          "solver.poisson.solver=multigrid"}) {
+  for (const char* bad : {"solver.reynolds=0", "solver.rossby=-1", "solver.cfl=1.5",
+                          "\"solver.cells=[2, 8]\"", "solver.poisson.solver=multigrid"}) {
     std::string out;
     EXPECT_EQ(testing::run_surrox(base + bad, &out), 2) << bad << "\n" << out;
     EXPECT_NE(out.find("solver"), std::string::npos) << out;
   }
+}
+
+// A fixed time step far above the stable one blows the run up: exit 1 with the step, time and
+// what to change, and the checkpoint of the last good state stays; a restart from it with the
+// adaptive step runs on.
+TEST(QgSolver, BlowUpExitsOneAndKeepsTheLastGoodCheckpoint) {
+  const auto dir = testing::scratch_dir();
+  const std::string base = "run " + (testing::source_dir() / "cases/qg/double_gyre.yaml").string() +
+                           " --set \"solver.cells=[16, 32]\" --set output.hdf5=false";
+  std::string out;
+  EXPECT_EQ(testing::run_surrox(base + " -o " + (dir / "blow").string() +
+                                    " --set solver.dt=0.02 --set solver.end_time=5"
+                                    " --set output.checkpoint_interval=3",
+                                &out),
+            1)
+      << out;
+  EXPECT_NE(out.find("blew up at step"), std::string::npos) << out;
+  EXPECT_NE(out.find("reduce solver.cfl"), std::string::npos) << out;
+  ASSERT_TRUE(std::filesystem::exists(dir / "blow/checkpoint.h5"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "blow/monitor.csv"));  // no partial file as final
+  EXPECT_EQ(
+      testing::run_surrox(base + " -o " + (dir / "again").string() + " --restart " +
+                              (dir / "blow/checkpoint.h5").string() + " --set solver.end_time=1",
+                          &out),
+      0)
+      << out;
 }
 
 }  // namespace
