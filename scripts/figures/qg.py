@@ -8,7 +8,7 @@ Runs (skipping any run folder that already holds a summary.json):
                                              σt, frequency error against h)
   double_gyre.yaml                        -> qg_double_gyre.png (time-mean ψ and ω, an
                                              instantaneous ω, energy and its budget against t)
-  double_gyre.yaml to t = 30 on 64x128 and on San/Rahman's 256x512 (2 MPI ranks, about 1.5 h)
+  double_gyre.yaml to t = 30 on 64x128 and on San/Rahman's 256x512 (2 MPI ranks, about 1 h)
                                           -> qg_double_gyre_grids.png (time-mean ψ and ω over
                                              t ∈ [10, 30] side by side, energy against t) and
                                              the kinetic-energy statistics of both
