@@ -33,7 +33,9 @@ class AreaWeightedMse final : public Loss {
                      const torch::Tensor& w) const override {
     TORCH_CHECK(w.defined(), "area_weighted_mse needs point weights");
     // w is [rows, points...]; broadcast it over the channel axis 1.
-    const torch::Tensor weight = power_ == 1 ? w : w.pow(power_);
+    // Points of zero weight (no area) stay out at every power (0⁰ would count them).
+    const torch::Tensor weight =
+        power_ == 1 ? w : torch::where(w > 0, w.pow(power_), torch::zeros_like(w));
     return row_mean((p - t).square() * weight.unsqueeze(1));
   }
   bool weighted() const override { return true; }

@@ -71,6 +71,11 @@ TEST(Loss, AreaWeightedEqualsMseForUniformWeightsAndWeighsPoints) {
                        ->rows(p, t, w2)
                        .item<double>(),
                    14.0 / 3);
+  // A point of zero weight stays out at power 0 too (0⁰ = 1 would count it).
+  EXPECT_DOUBLE_EQ(configured_loss({"training.loss={type: area_weighted_mse, power: 0}"})
+                       ->rows(p, t, w)
+                       .item<double>(),
+                   9.0 / 3);
   EXPECT_DOUBLE_EQ(configured_loss({"training.loss={type: l1}"})->rows(p, t, {}).item<double>(),
                    2.0);
   EXPECT_THROW(losses().at("area_weighted"), InputError);
