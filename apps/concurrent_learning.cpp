@@ -15,6 +15,7 @@
 #include "apps/run_case.hpp"
 #include "apps/run_driver.hpp"
 #include "core/atomic_file.hpp"
+#include "core/case_path.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "couplers/deep_potential_pair.hpp"
@@ -109,9 +110,7 @@ Schema make_schema() {
 std::vector<fs::path> data_paths(const CaseNode& node, const std::string& key) {
   std::vector<fs::path> out;
   for (const std::string& text : node.strings(key)) {
-    fs::path p(text);
-    if (p.is_relative()) p = fs::path(node.origin().directory) / p;
-    p = p.lexically_normal();
+    const fs::path p = resolve_case_path(node, text).lexically_normal();
     if (!fs::exists(p)) node.fail(key, "no such file or folder: " + p.string());
     out.push_back(p);
   }

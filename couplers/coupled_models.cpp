@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/case_path.hpp"
 #include "core/error.hpp"
 
 namespace surrox::couplers {
@@ -13,9 +14,7 @@ std::vector<CoupledModel> load_models(const CaseNode& section) {
     section.fail("labels", fmt::format("{} labels for {} models", labels.size(), paths.size()));
   std::vector<CoupledModel> models;
   for (std::size_t m = 0; m < paths.size(); ++m) {
-    std::filesystem::path path(paths[m]);
-    if (path.is_relative() && !section.origin().directory.empty())
-      path = section.origin().directory / path;
+    const std::filesystem::path path = resolve_case_path(section, paths[m]);
     if (!std::filesystem::exists(path))
       section.fail("models", "no such model file: " + path.string());
     CoupledModel model;

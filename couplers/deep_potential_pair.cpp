@@ -8,6 +8,7 @@
 #include <fstream>
 #include <limits>
 
+#include "core/case_path.hpp"
 #include "core/error.hpp"
 #include "couplers/deep_potential_pair_devi.hpp"
 #include "solvers/md/potential.hpp"
@@ -124,12 +125,7 @@ class DeepPotentialPair final : public md::Potential {
       paths.push_back(c.string("model"));
     } else {
       key = "models";
-      for (const auto& p : c.strings("models")) {
-        const std::filesystem::path path(p);
-        paths.push_back(path.is_absolute() || c.origin().directory.empty()
-                            ? p
-                            : (std::filesystem::path(c.origin().directory) / path).string());
-      }
+      for (const auto& p : c.strings("models")) paths.push_back(resolve_case_path(c, p).string());
       if (paths.size() < 2)
         c.fail("models", "name at least two models for the model deviation (one: use `model:`)");
     }

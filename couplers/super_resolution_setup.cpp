@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "core/case_path.hpp"
 #include "core/error.hpp"
 
 namespace surrox::couplers {
@@ -56,9 +57,7 @@ SrSetup load_super_resolution_model(const Runtime& runtime, const CaseNode& sect
     return setup;
   }
   setup.has_model = true;
-  setup.model_path = section.string("model");
-  if (setup.model_path.is_relative() && !section.origin().directory.empty())
-    setup.model_path = section.origin().directory / setup.model_path;
+  setup.model_path = resolve_case_path(section, section.string("model"));
   try {
     setup.model = sr::SuperResolutionModel::load(setup.model_path);
   } catch (const InputError& e) {

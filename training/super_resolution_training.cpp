@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/atomic_file.hpp"
+#include "core/case_path.hpp"
 #include "core/error.hpp"
 #include "surrogates/network.hpp"
 #include "training/collective_data_parallel.hpp"
@@ -75,8 +76,7 @@ class SrTrainingNetwork final : public surrogates::Network {
 std::vector<std::filesystem::path> sr_resolve_runs(const CaseNode& data, const std::string& key) {
   std::vector<std::filesystem::path> paths;
   for (const auto& text : data.strings(key)) {
-    std::filesystem::path p(text);
-    if (p.is_relative() && !data.origin().directory.empty()) p = data.origin().directory / p;
+    const std::filesystem::path p = resolve_case_path(data, text);
     if (!std::filesystem::is_regular_file(p)) data.fail(key, "no such dataset: " + p.string());
     paths.push_back(p);
   }
