@@ -1,10 +1,11 @@
-// surrox mesh CASE: generate the airfoil O-grid of a case's `mesh:` section, write it as a VTK
+// surrox mesh CASE: generate the grid of a case's `mesh:` section, write it as a VTK
 // structured grid (OUT/grid.vts) with its metrics as cell data, and its quality report into
 // summary.json. The case file holds one section, `mesh:` (see docs/case-reference.md):
 //   mesh:
 //     airfoil: {type: naca, digits: "2412"}
 //     cells_around: 256
 //     first_cell_height: 5e-4
+// (`type: flat_plate` gives TMR's flat plate instead; the O-grid is the default type).
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -14,15 +15,16 @@
 #include "core/yaml_json.hpp"
 #include "io/case_file.hpp"
 #include "io/vtk_writer.hpp"
-#include "mesh/airfoil_grid.hpp"
+#include "mesh/grid_generator.hpp"
 #include "mesh/grid_quality.hpp"
 
 namespace surrox::apps {
 namespace {
 
 Schema mesh_case_schema() {
-  Schema s("A mesh-only case: the airfoil O-grid that `surrox mesh` generates.");
-  s.section("mesh", mesh::airfoil_mesh_schema(), "the airfoil O-grid");
+  Schema s("A mesh-only case: the grid that `surrox mesh` generates.");
+  s.component("mesh", mesh::grid_registry(), "the grid: an airfoil O-grid or TMR's flat plate")
+      .default_type(mesh::kDefaultGridType);
   return s;
 }
 
@@ -63,7 +65,8 @@ class MeshCommand final : public Command {
  public:
   std::string name() const override { return "mesh"; }
   std::string description() const override {
-    return "Generate the airfoil O-grid of a case's mesh: section; writes grid.vts (metrics as "
+    return "Generate the grid of a case's mesh: section (an airfoil O-grid or the flat plate); "
+           "writes grid.vts (metrics as "
            "cell data) and the grid quality into summary.json";
   }
   void configure(CLI::App& app) override {
@@ -80,8 +83,8 @@ class MeshCommand final : public Command {
     const io::CaseFile case_file = io::load_case(case_path_, mesh_case_schema(), overrides_);
     const CaseNode section = case_file.root.section("mesh");
     const auto t0 = std::chrono::steady_clock::now();
-    mesh::AirfoilGridInfo info;
-    const mesh::CurvilinearGrid grid = mesh::build_airfoil_grid(section, &info);
+    const auto generator = mesh::make_grid_generator(section);
+    const mesh::CurvilinearGrid grid = generator->build();
     const auto t1 = std::chrono::steady_clock::now();
     const mesh::GridMetrics metrics = mesh::compute_metrics(grid);
     const mesh::GridQuality quality = mesh::grid_quality(grid);
@@ -89,15 +92,14 @@ class MeshCommand final : public Command {
     std::filesystem::create_directories(output_dir);
     const std::filesystem::path path = output_dir / "grid.vts";
     io::write_vtk(to_mesh_data(grid, metrics), path);
-    spdlog::info("{} × {} O-grid, growth ratio {:.4f}, min area {:.3g}, max skewness {:.3f} → {}",
-                 grid.cells_i(), grid.cells_j(), info.growth_ratio, quality.min_area.value,
+    spdlog::info("{} × {} {}, min area {:.3g}, max skewness {:.3f} → {}", grid.cells_i(),
+                 grid.cells_j(), generator->description(), quality.min_area.value,
                  quality.max_skewness.value, path.string());
-    results["grid"] = {{"cells_around", grid.cells_i()},
-                       {"cells_normal", grid.cells_j()},
-                       {"chord", info.chord},
-                       {"center", {info.center_x, info.center_y}},
-                       {"growth_ratio", info.growth_ratio},
-                       {"relaxed_layers", info.relaxed_layers}};
+    nlohmann::json report = generator->report();
+    report["type"] = section.type();
+    report["cells_i"] = grid.cells_i();
+    report["cells_j"] = grid.cells_j();
+    results["grid"] = report;
     results["quality"] = mesh::to_json(quality);
     results["seconds"] = {{"generate", std::chrono::duration<double>(t1 - t0).count()},
                           {"metrics_and_quality", std::chrono::duration<double>(t2 - t1).count()}};

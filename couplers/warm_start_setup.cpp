@@ -4,7 +4,7 @@
 
 #include "core/error.hpp"
 #include "couplers/case_number.hpp"
-#include "mesh/airfoil_grid.hpp"
+#include "mesh/grid_generator.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
 
 namespace surrox::couplers {
@@ -13,9 +13,9 @@ namespace {
 // The inputs a case gives its models: the grid's per-cell channels, the airfoil's shape
 // descriptors as the solver reports them into a sweep dataset, and swept keys by key path.
 CaseChannels case_channels(const CoupledCase& c, const std::vector<CoupledModel>& models) {
-  mesh::AirfoilGridInfo info;
-  const mesh::CurvilinearGrid grid = mesh::build_airfoil_grid(c.solver.section("mesh"), &info);
-  std::map<std::string, double> parameters = mesh::named_descriptors(info.shape);
+  const auto generator = mesh::make_grid_generator(c.solver.section("mesh"));
+  const mesh::CurvilinearGrid grid = generator->build();
+  std::map<std::string, double> parameters = generator->descriptors();
   for (const auto& model : models)
     for (const auto& name : model.surrogate->metadata().inputs.names)
       if (auto v = case_number(c.solver, name)) parameters[name] = *v;

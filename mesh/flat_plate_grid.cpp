@@ -59,4 +59,60 @@ CurvilinearGrid build_flat_plate_grid(const FlatPlateGridSpec& spec) {
   return g;
 }
 
+Schema flat_plate_mesh_schema() {
+  const FlatPlateGridSpec d;
+  Schema s(
+      "NASA TMR's 2D zero-pressure-gradient flat plate (turbmodels.larc.nasa.gov/flatplate.html): "
+      "a rectangle x ∈ [x_inflow, x_outflow], y ∈ [0, height]; j = 0 is a symmetry plane ahead "
+      "of x = 0 and a no-slip adiabatic wall from there on, i = 0 and i = ni characteristic "
+      "inflow and outflow, y = height a far field. Cells grow geometrically from the leading "
+      "edge (both ways) and from the wall. Lengths in the solver's reference length (Reynolds "
+      "number per unit length); docs/validation/rans.md");
+  s.integer("cells_upstream", "cells along the symmetry plane, x ∈ [x_inflow, 0]")
+      .at_least(1)
+      .at_most(100000)
+      .fallback(std::to_string(d.cells_upstream));
+  s.integer("cells_plate", "cells along the wall, x ∈ [0, x_outflow]")
+      .at_least(1)
+      .at_most(100000)
+      .fallback(std::to_string(d.cells_plate));
+  s.integer("cells_normal", "cells from the wall to y = height")
+      .at_least(1)
+      .at_most(100000)
+      .fallback(std::to_string(d.cells_normal));
+  s.real("x_inflow", "x of the inflow boundary (TMR: −0.33)").below(0).fallback("-0.33");
+  s.real("x_outflow", "x of the outflow boundary, the plate's end (TMR: 2)").above(0).fallback("2");
+  s.real("height", "y of the upper (far-field) boundary (TMR: 1)").above(0).fallback("1");
+  s.real("leading_edge_spacing", "Δx of the cells either side of the leading edge x = 0")
+      .above(0)
+      .fallback(fmt::format("{}", d.leading_edge_spacing));
+  s.real("wall_spacing",
+         "Δy of the wall row (5e-6: the first cell centre at y⁺ ≈ 0.5 at x = 0.97, Re 5e6)")
+      .above(0)
+      .fallback(fmt::format("{}", d.wall_spacing));
+  return s;
+}
+
+FlatPlateGridSpec flat_plate_grid_spec(const CaseNode& m) {
+  FlatPlateGridSpec spec;
+  spec.cells_upstream = static_cast<long>(m.integer("cells_upstream"));
+  spec.cells_plate = static_cast<long>(m.integer("cells_plate"));
+  spec.cells_normal = static_cast<long>(m.integer("cells_normal"));
+  spec.x_inflow = m.real("x_inflow");
+  spec.x_outflow = m.real("x_outflow");
+  spec.height = m.real("height");
+  spec.leading_edge_spacing = m.real("leading_edge_spacing");
+  spec.wall_spacing = m.real("wall_spacing");
+  return spec;
+}
+
+CurvilinearGrid build_flat_plate_grid(const CaseNode& m) {
+  try {
+    return build_flat_plate_grid(flat_plate_grid_spec(m));
+  } catch (const InputError& e) {
+    if (!e.context().file.empty()) throw;
+    m.fail("", e.detail());
+  }
+}
+
 }  // namespace surrox::mesh

@@ -3,6 +3,8 @@
 // (turbmodels.larc.nasa.gov/flatplate.html): x from −0.33 to 2 (the plate starts at x = 0 and
 // runs to the outflow), y from 0 to 1; a symmetry plane on y = 0 ahead of the plate. Cells
 // cluster geometrically at the leading edge in x (both ways) and at the wall in y.
+#include "core/case_node.hpp"
+#include "core/schema.hpp"
 #include "mesh/curvilinear_grid.hpp"
 
 namespace surrox::mesh {
@@ -23,5 +25,11 @@ CurvilinearGrid build_flat_plate_grid(const FlatPlateGridSpec& spec);
 // The n + 1 nodes 0 = s_0 < … < s_n = length with s_1 = first and a constant growth ratio
 // (found by bisection). InputError when first ≥ length / n would need shrinking cells.
 std::vector<double> geometric_nodes(double length, long n, double first);
+
+// The `mesh: {type: flat_plate, ...}` case-file section and the spec it gives.
+Schema flat_plate_mesh_schema();
+FlatPlateGridSpec flat_plate_grid_spec(const CaseNode& mesh_section);
+// The grid of a validated section; an InputError names the section.
+CurvilinearGrid build_flat_plate_grid(const CaseNode& mesh_section);
 
 }  // namespace surrox::mesh

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "io/hdf5_checkpoint.hpp"
-#include "mesh/airfoil_grid.hpp"
+#include "mesh/grid_generator.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
 
 namespace surrox::solvers::airfoil {
@@ -89,7 +89,7 @@ Schema AirfoilSolver::schema() {
   Schema s(
       "Steady 2D compressible flow past an airfoil (Euler, laminar Navier–Stokes or RANS with "
       "Spalart–Allmaras) on a "
-      "body-fitted O-grid: cell-centred finite volumes, Roe flux with MUSCL reconstruction, "
+      "body-fitted O-grid (or TMR's flat plate): cell-centred finite volumes, Roe flux with MUSCL reconstruction, "
       "LU-SGS pseudo-time stepping. Units: ρ∞ = 1, |u∞| = 1, chord = 1, p∞ = 1/(γM²).");
   s.choice("equations", names_of(kEquationsTable),
            "governing equations (" + docs_of(kEquationsTable) + ")")
@@ -164,7 +164,9 @@ Schema AirfoilSolver::schema() {
            "to this case's free-stream start; `surrox run --restart` continues a run instead)")
       .fallback("freestream");
   s.input_path("restart_file", "checkpoint to start from when initial = restart").optional();
-  s.section("mesh", mesh::airfoil_mesh_schema(), "the O-grid around the airfoil");
+  s.component("mesh", mesh::grid_registry(),
+              "the grid: the O-grid around an airfoil, or TMR's flat plate")
+      .default_type(mesh::kDefaultGridType);
   return s;
 }
 
@@ -216,17 +218,15 @@ void AirfoilSolver::initialize(const CaseNode& config, Runtime& runtime) {
   p.multigrid_gamma = config.integer("multigrid_gamma");
   p.multigrid_wall =
       lookup(kMultigridWallTable, config.string("multigrid_wall"), config, "multigrid_wall").value;
-  const CaseNode mesh_section = config.section("mesh");
+  const auto generator = mesh::make_grid_generator(config.section("mesh"));
   try {  // slabs too thin for the ranks: say so before building the grid
-    decompose(mesh_section.integer("cells_around"), mesh_section.integer("cells_normal"),
-              runtime.size(), p.multigrid_levels);
+    decompose(generator->cells_i(), generator->cells_j(), runtime.size(), p.multigrid_levels);
   } catch (const InputError& e) {
     config.fail("mesh", e.detail());
   }
-  mesh::AirfoilGridInfo info;
-  const mesh::CurvilinearGrid grid = mesh::build_airfoil_grid(mesh_section, &info);
+  const mesh::CurvilinearGrid grid = generator->build();
   initialize(p, grid, runtime.comm());
-  shape_ = mesh::named_descriptors(info.shape);
+  shape_ = generator->descriptors();
   if (config.string("initial") == "restart") {
     if (!config.has("restart_file")) config.fail("restart_file", "required for initial: restart");
     // A warm start: the checkpoint's state, this case's free-stream residual reference.

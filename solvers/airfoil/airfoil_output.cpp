@@ -1,5 +1,6 @@
 // The airfoil solver's output: the rank's piece of the grid with its cell fields, and the
 // surface files and summary of a finished run.
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -46,7 +47,9 @@ io::MeshData AirfoilSolver::output_mesh() const {
       wd(n, 0) = f.cell_wall_distance(i, g);
       // Vorticity ∂v/∂x − ∂u/∂y by Green–Gauss over the cell, faces at the mean of the two
       // cells (ghost rows at the boundaries and slab edges).
-      const long im = (i + ni_ - 1) % ni_, ip = (i + 1) % ni_;
+      // A rectangle's end columns take their own value on the open side (a one-sided face).
+      const long im = f.periodic ? (i + ni_ - 1) % ni_ : std::max(i - 1, 0L);
+      const long ip = f.periodic ? (i + 1) % ni_ : std::min(i + 1, ni_ - 1);
       auto face = [&](long k, long r2, long i2) { return 0.5 * (w(k, r, i) + w(k, r2, i2)); };
       double c = 0;
       c += face(2, r, ip) * sxi(j, i + 1) - face(1, r, ip) * syi(j, i + 1);

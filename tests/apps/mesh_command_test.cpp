@@ -1,9 +1,11 @@
 // ctest-labels: regression
 // ctest-libraries: surrox_cli
-// `surrox mesh`: the O-grid of a case's mesh section as grid.vts (with metrics) and its quality
-// report in summary.json; bad geometry is exit 2 naming the case file.
+// `surrox mesh`: the grid of a case's mesh section (the O-grid, or `type: flat_plate`) as
+// grid.vts (with metrics) and its quality report in summary.json; bad geometry is exit 2 naming
+// the case file.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -35,6 +37,50 @@ TEST(MeshCommand, WritesGridAndQuality) {
   const std::string text = summary["results"].dump();
   EXPECT_NE(text.find("orthogonality"), std::string::npos) << text;
   EXPECT_NE(text.find("skewness"), std::string::npos) << text;
+}
+
+// TMR's flat plate: 8 + 24 by 12 cells, the leading edge at node 8, x from −0.33 to 2; the wall
+// distance of the first row is half the wall spacing over the plate, and ahead of it the
+// distance to the leading edge (the symmetry plane is no wall).
+TEST(MeshCommand, WritesTheFlatPlate) {
+  const auto dir = surrox::testing::scratch_dir();
+  std::ofstream(dir / "mesh.yaml") << "mesh:\n  type: flat_plate\n  cells_upstream: 8\n"
+                                      "  cells_plate: 24\n  cells_normal: 12\n"
+                                      "  wall_spacing: 1.0e-4\n";
+  std::string out;
+  ASSERT_EQ(surrox::testing::run_surrox(
+                "mesh " + (dir / "mesh.yaml").string() + " -o " + (dir / "out").string(), &out),
+            0)
+      << out;
+  const io::MeshCollection grid = io::read_vtk(dir / "out" / "grid.vts");
+  ASSERT_EQ(grid.entries.size(), 1u);
+  const io::MeshData& mesh = grid.entries[0].mesh;
+  EXPECT_EQ(mesh.dimensions()[0], 33);
+  EXPECT_EQ(mesh.dimensions()[1], 13);
+  EXPECT_NEAR(mesh.points(0, 0), -0.33, 1e-12);
+  EXPECT_NEAR(mesh.points(8, 0), 0.0, 1e-12);
+  EXPECT_NEAR(mesh.points(32, 0), 2.0, 1e-12);
+  EXPECT_NEAR(mesh.points(33, 1), 1e-4, 1e-12);
+  const io::NamedArray* wall_distance = mesh.find_cell_array("wall_distance");
+  ASSERT_NE(wall_distance, nullptr);
+  for (long i = 8; i < 32; ++i) EXPECT_NEAR(wall_distance->values(i, 0), 0.5e-4, 1e-9) << i;
+  for (long i = 0; i < 8; ++i) {
+    const double xc = 0.5 * (mesh.points(i, 0) + mesh.points(i + 1, 0));
+    EXPECT_NEAR(wall_distance->values(i, 0), std::hypot(xc, 0.5e-4), 1e-9) << i;
+  }
+  std::ifstream in(dir / "out" / "summary.json");
+  const auto summary = nlohmann::json::parse(in);
+  EXPECT_EQ(summary["results"]["grid"]["type"], "flat_plate");
+  EXPECT_EQ(summary["results"]["grid"]["cells_i"], 32);
+  // A wall spacing too large for its cells to grow from is exit 2 naming the section.
+  std::ofstream(dir / "bad.yaml") << "mesh:\n  type: flat_plate\n  cells_normal: 12\n"
+                                     "  wall_spacing: 0.5\n";
+  EXPECT_EQ(surrox::testing::run_surrox(
+                "mesh " + (dir / "bad.yaml").string() + " -o " + (dir / "bad").string(), &out),
+            2)
+      << out;
+  EXPECT_NE(out.find("mesh"), std::string::npos) << out;
+  EXPECT_NE(out.find("bad.yaml"), std::string::npos) << out;
 }
 
 TEST(MeshCommand, OpenCoordinatesAreExitTwo) {
