@@ -2,7 +2,8 @@
 // The warm-start guard: a predicted primitive field (ρ, u, v, p on the ni × nj cells of an
 // airfoil grid, host memory, index (i, j) like the grid metrics, the airfoil solver's units:
 // ρ∞ = 1, |u∞| = 1, p∞ = 1/(γM²)) may hold cells the solver cannot start from. Every cell with a
-// non-finite value, ρ ≤ 0 or p ≤ 0 gets the free stream in all four variables; the report
+// non-finite value, ρ ≤ 0 or p ≤ 0 gets the free stream in all four variables (and a non-finite
+// ν_t of a RANS model becomes 0, no eddy viscosity); the report
 // counts them by reason (a cell can have several reasons; `repaired` counts cells).
 #include "mesh/curvilinear_grid.hpp"
 
@@ -10,6 +11,7 @@ namespace surrox::couplers {
 
 struct PrimitiveField {
   mesh::HostMatrix rho, u, v, p;  // ni × nj, owned (Kokkos host Views)
+  mesh::HostMatrix nu_t;  // kinematic eddy viscosity of a RANS model; empty (size 0) if none
 };
 
 struct GuardReport {

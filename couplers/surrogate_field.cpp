@@ -39,6 +39,22 @@ const std::vector<std::string> kFour = {"density", "velocity[0]", "velocity[1]",
 const std::vector<std::string> kFive = {"density", "velocity[0]", "velocity[1]", "velocity[2]",
                                         "pressure"};
 const std::vector<std::string> kFourCp = {"density", "velocity[0]", "velocity[1]", "Cp"};
+const std::string kEddyViscosity = "nu_t";  // a RANS model's last output (issue 15's datasets)
+
+bool predicts_eddy_viscosity(const std::vector<std::string>& outputs) {
+  return !outputs.empty() && outputs.back() == kEddyViscosity;
+}
+
+// The outputs a warm start can use: one of the mean-flow lists, then optionally nu_t.
+std::vector<std::string> expected_outputs(const std::vector<std::string>& outputs) {
+  std::vector<std::string> mean_flow = outputs;
+  if (predicts_eddy_viscosity(outputs)) mean_flow.pop_back();
+  std::vector<std::string> expected = mean_flow == kFive     ? kFive
+                                      : mean_flow == kFourCp ? kFourCp
+                                                             : kFour;
+  if (predicts_eddy_viscosity(outputs)) expected.push_back(kEddyViscosity);
+  return expected;
+}
 }  // namespace
 
 std::vector<std::string> fitted_inputs(const surrogates::Surrogate& model,
@@ -49,10 +65,8 @@ std::vector<std::string> fitted_inputs(const surrogates::Surrogate& model,
   for (const auto& name : meta.inputs.names)
     if (channels.cell.count(name) || channels.parameters.count(name)) provided.push_back(name);
   model.check_fits({surrogates::grid_cells_input({ni, nj})}, provided,
-                   meta.outputs.names == kFive     ? kFive
-                   : meta.outputs.names == kFourCp ? kFourCp
-                                                   : kFour);
-  if (meta.outputs.names == kFourCp && !(channels.freestream_pressure > 0))
+                   expected_outputs(meta.outputs.names));
+  if (expected_outputs(meta.outputs.names)[3] == "Cp" && !(channels.freestream_pressure > 0))
     throw InputError("the model predicts Cp; the case gives no free-stream pressure to convert it");
   return provided;
 }
@@ -91,17 +105,20 @@ PrimitiveField predict_primitive(surrogates::Surrogate& model, const CaseChannel
     throw InputError(
         fmt::format("the model returned a tensor of shape [{}] for {} cells and {} outputs",
                     fmt::join(y.sizes(), ", "), cells, outputs.size()));
-  const long kp = static_cast<long>(outputs.size()) - 1;
-  const bool cp = outputs == kFourCp;
+  const bool eddy_viscosity = predicts_eddy_viscosity(outputs);
+  const long kp = static_cast<long>(outputs.size()) - (eddy_viscosity ? 2 : 1);
+  const bool cp = outputs[static_cast<std::size_t>(kp)] == "Cp";
   const double p_inf = channels.freestream_pressure;
   PrimitiveField f{mesh::HostMatrix("rho", ni, nj), mesh::HostMatrix("u", ni, nj),
                    mesh::HostMatrix("v", ni, nj), mesh::HostMatrix("p", ni, nj)};
+  if (eddy_viscosity) f.nu_t = mesh::HostMatrix("nu_t", ni, nj);
   auto out = y.accessor<double, 2>();
   for (long j = 0; j < nj; ++j)
     for (long i = 0; i < ni; ++i) {
       const long n = i + ni * j;
       f.rho(i, j) = out[n][0], f.u(i, j) = out[n][1], f.v(i, j) = out[n][2],
                f.p(i, j) = cp ? p_inf + 0.5 * out[n][kp] : out[n][kp];
+      if (eddy_viscosity) f.nu_t(i, j) = out[n][kp + 1];
     }
   return f;
 }

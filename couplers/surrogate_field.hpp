@@ -9,10 +9,11 @@
 //                             or a shape descriptor (airfoil_camber, ...; mesh::named_descriptors)
 // The model must output [density, velocity[0], velocity[1], pressure] (velocity[2] may follow
 // velocity[1]), or Cp in place of pressure: p = p∞ + Cp/2 in the solver's units (q∞ = ½), with p∞
-// of the case. Cp is the better target across Mach numbers: p∞ = 1/(γM²) varies 3× between
-// M = 0.3 and 0.5, which a per-point network interpolates poorly from a few Mach values. A model
-// that does not fit (inputs the case cannot provide, other outputs, a grid network trained on
-// another grid) is an InputError saying why (Surrogate::check_fits).
+// of the case; a last output nu_t (a RANS model: the kinematic eddy viscosity) is carried along
+// for the turbulence model's warm start. Cp is the better target across Mach numbers: p∞ = 1/(γM²)
+// varies 3× between M = 0.3 and 0.5, which a per-point network interpolates poorly from a few Mach
+// values. A model that does not fit (inputs the case cannot provide, other outputs, a grid network
+// trained on another grid) is an InputError saying why (Surrogate::check_fits).
 #include <map>
 #include <string>
 #include <vector>
@@ -39,7 +40,8 @@ CaseChannels airfoil_case_channels(const mesh::CurvilinearGrid& grid,
 std::vector<std::string> fitted_inputs(const surrogates::Surrogate& model,
                                        const CaseChannels& channels, long ni, long nj);
 
-// Predicts ρ, u, v, p (physical units) on the ni × nj cells; no guard applied.
+// Predicts ρ, u, v, p (physical units) and ν_t where the model has it on the ni × nj cells; no
+// guard applied.
 PrimitiveField predict_primitive(surrogates::Surrogate& model, const CaseChannels& channels,
                                  long ni, long nj);
 

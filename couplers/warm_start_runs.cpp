@@ -27,6 +27,7 @@ WarmRun warm_run(Runtime& runtime, const CoupledCase& c, long cfl_ramp,
   const double inference_s = watch.seconds();
   // Surrogate alone: the predicted field's wall forces and surface Cp (not timed).
   warm.set_initial_primitive(field.rho, field.u, field.v, field.p);
+  if (field.nu_t.size() > 0) warm.set_initial_eddy_viscosity(field.nu_t);
   warm.compute_residual();
   const auto predicted = warm.coefficients();
   Surface predicted_surface = warm.surface();
@@ -57,6 +58,8 @@ WarmRun warm_run(Runtime& runtime, const CoupledCase& c, long cfl_ramp,
 
 long start_from_field(solvers::SteadyFlowSolver& solver, const PrimitiveField& f) {
   solver.set_initial_primitive(f.rho, f.u, f.v, f.p);
+  // A RANS model's ν_t starts the turbulence model too (ν̃ from the free stream otherwise).
+  if (f.nu_t.size() > 0) solver.set_initial_eddy_viscosity(f.nu_t);
   return 0;
 }
 

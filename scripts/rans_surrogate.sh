@@ -10,8 +10,8 @@
 #   4. figures: OUT/loss.png, OUT/forces.png (predicted against CFD CL and CD per test case),
 #      OUT/cp.png (surface Cp of two test cases: CFD vs. the prediction);
 #   5. the warm-start comparison on the test cases (issue 11's criteria): a mean-flow model
-#      (train_mean_flow.yml) trained, then cold vs. warm runs (warm_start.yaml); skipped with
-#      WARM_START=0.
+#      (train_mean_flow.yml) trained, then cold vs. warm runs (warm_start.yaml) from it and from
+#      step 2's model, whose ν_t also starts ν̃; skipped with WARM_START=0.
 # Needs a built surrox (scripts/build.sh) and python3-matplotlib for the figures. A rerun skips
 # the sweep cases already finished. Its run time is in docs/validation/rans_surrogate.md.
 #
@@ -87,7 +87,7 @@ if [ "${WARM_START:-1}" != 0 ]; then
     --log-level warn --set "data.path=$out/sweep/sweep.h5" > "$out/train_mean_flow.log" 2>&1 ||
     { echo "rans_surrogate: training failed; see $out/train_mean_flow.log" >&2; exit 1; }
   "$surrox" run "$cases/warm_start.yaml" -o "$out/warm_start" --log-level warn \
-    --set "coupler.models=[$out/train_mean_flow/model.pt]"
+    --set "coupler.models=[$out/train_mean_flow/model.pt,$out/train/model.pt]"
   cat "$out/warm_start/comparison.md"
 fi
 stamp "done: $out/summary.md, $out/evaluate/summary.json"

@@ -20,6 +20,12 @@ class SteadyFlowSolver : public Solver {
   // Replaces the state with ρ, u, v, p on the ni × nj cells (host, whole grid; collective).
   virtual void set_initial_primitive(const mesh::HostMatrix& rho, const mesh::HostMatrix& u,
                                      const mesh::HostMatrix& v, const mesh::HostMatrix& p) = 0;
+  // After set_initial_primitive: the turbulence model's state from a kinematic eddy viscosity
+  // ν_t on the same cells (collective). False when the solver has no turbulence model.
+  virtual bool set_initial_eddy_viscosity(const mesh::HostMatrix& nu_t) {
+    (void)nu_t;
+    return false;
+  }
   // ρ, u, v, p of the current state as host ni × nj arrays, whole grid (collective).
   virtual std::array<mesh::HostMatrix, 4> primitive_host() const = 0;
   // Evaluates the residual and the forces of the current state without advancing (collective).

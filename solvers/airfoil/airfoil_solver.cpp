@@ -9,6 +9,7 @@
 #include "solvers/airfoil/boundary_conditions.hpp"
 #include "solvers/airfoil/multigrid.hpp"
 #include "solvers/airfoil/residual.hpp"
+#include "solvers/airfoil/spalart_allmaras.hpp"
 
 namespace surrox::solvers::airfoil {
 
@@ -122,6 +123,53 @@ void AirfoilSolver::set_initial_primitive(const HostMatrix& rho, const HostMatri
     update_circulation();
   }
   reset_history();
+}
+
+namespace {
+
+// χ = ν̃/ν with ν_t/ν = χ f_v1(χ) = χ⁴/(χ³ + c_v1³) = r ≥ 0. The left side increases with χ and
+// lies between χ − 0.53 c_v1 and min(χ, χ⁴/c_v1³), which bracket the root for bisection.
+double chi_of_eddy_viscosity_ratio(double r) {
+  const double c3 = sa::kCv1 * sa::kCv1 * sa::kCv1;
+  double lo = std::max(r, std::sqrt(std::sqrt(r * c3))), hi = r + sa::kCv1;
+  for (int it = 0; it < 100 && hi - lo > 1e-14 * hi; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (mid * mid * mid * mid / (mid * mid * mid + c3) < r ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+}  // namespace
+
+bool AirfoilSolver::set_initial_eddy_viscosity(const HostMatrix& nu_t) {
+  FlowLevel& f = fine();
+  if (!f.turbulent) return false;
+  if (static_cast<long>(nu_t.extent(0)) != ni_ || static_cast<long>(nu_t.extent(1)) != nj_)
+    throw InputError(fmt::format("set_initial_eddy_viscosity: ν_t is {} × {}, the grid has {} × {}",
+                                 nu_t.extent(0), nu_t.extent(1), ni_, nj_));
+  for (long j = 0; j < nj_; ++j)
+    for (long i = 0; i < ni_; ++i)
+      if (!std::isfinite(nu_t(i, j)))
+        throw InputError(fmt::format(
+            "set_initial_eddy_viscosity: cell (i = {}, j = {}) has ν_t = {}", i, j, nu_t(i, j)));
+  // ν = μ(T)/ρ of the current state, as the viscous flux and the output's ν_t take it.
+  auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.w);
+  auto nt = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.nu_tilde);
+  for (long j = 0; j < nl_; ++j)
+    for (long i = 0; i < ni_; ++i) {
+      const long r = j + 2;
+      const double rho = w(0, r, i), theta = w(3, r, i) / rho;
+      const double nu = f.mu * sa::sutherland(theta / p_inf_, f.sutherland_ratio) / rho;
+      // A negative prediction is no eddy viscosity (ν̃ = 0), as at the wall.
+      nt(0, r, i) = nu * chi_of_eddy_viscosity_ratio(std::max(nu_t(i, j0_ + j), 0.0) / nu);
+    }
+  Kokkos::deep_copy(f.nu_tilde, nt);
+  if (p_.far_field == FarField::kVortex && p_.inner == InnerBoundary::kWall) {
+    compute_residual();
+    update_circulation();
+  }
+  reset_history();
+  return true;
 }
 
 std::array<AirfoilSolver::HostMatrix, 4> AirfoilSolver::primitive_host() const {

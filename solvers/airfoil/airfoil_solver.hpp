@@ -74,6 +74,11 @@ class AirfoilSolver final : public SteadyFlowSolver {
   // ρ, p are not positive and finite.
   void set_initial_primitive(const HostMatrix& rho, const HostMatrix& u, const HostMatrix& v,
                              const HostMatrix& p) override;
+  // RANS warm start, after set_initial_primitive: ν̃ from the kinematic eddy viscosity ν_t on the
+  // ni × nj cells (same layout), inverting ν_t = ν̃ f_v1(ν̃/ν) with ν = μ(T)/ρ of the current
+  // state; ν_t < 0 counts as 0. Returns false (and changes nothing) without a turbulence model;
+  // InputError on a wrong shape or a non-finite value.
+  bool set_initial_eddy_viscosity(const HostMatrix& nu_t) override;
   // The cycles over which the CFL number grows from 1 (solver.cfl_ramp), counted from the last
   // start: a warm start near the solution needs less of the ramp that carries a free-stream
   // start through its transient (couplers/warm_start). Negative: InputError.

@@ -2,7 +2,7 @@
 // ctest-libraries: surrox_solvers
 // equations: rans through the case file and the CLI: the shipped NACA 0012 RANS case runs
 // (shortened by --set) and reports the ν̃ residual; the shipped flat plate (mesh type
-// flat_plate) on its family's coarse grid gives TMR's skin friction within that grid's error;
+// flat_plate) gives TMR's skin friction at x = 0.97 within 1 %;
 // bad input exits with 2 naming the key: a turbulence section with other equations, a
 // non-positive ν̃ ratio, an unknown model, rans without a Reynolds number, an unknown mesh type.
 #include <gtest/gtest.h>
@@ -39,23 +39,20 @@ TEST(RansCase, ShortenedNaca0012RunsThroughTheCli) {
   EXPECT_NE(summary.dump().find("res_nu_tilde"), std::string::npos) << summary.dump();
 }
 
-// cases/airfoil/flat_plate_rans.yaml on the coarse grid of its family (8 + 24 by 24 cells,
-// spacings doubled: docs/validation/rans.md measures Cf(0.97) +3.07 % off TMR's value there and
-// +0.65 % on the shipped grid, so 4 % is this grid's discretisation error and a lost model term
-// fails it). The plate's drag is its friction: cd_friction = Σ Cf Δx over the wall faces (chord 1:
-// the Reynolds number is per unit length), and the symmetry plane ahead of x = 0 has no friction.
-TEST(RansCase, FlatPlateCaseFileMatchesTmrOnTheCoarseGrid) {
+// cases/airfoil/flat_plate_rans.yaml as shipped (16 + 48 by 48 cells, stopped by the Cauchy test
+// on the plate's drag after ~750 cycles, ≈ 2 s): issue 15's validation 1, Cf(0.97) within 1 % of
+// TMR's finest-grid SA value (measured +0.65 %; the grid study of docs/validation/rans.md gives
+// +0.89 % on the two finer grids, and its coarser grid +3.1 %, so a lost model term or a wrong
+// boundary fails it). The plate's drag is its friction: cd_friction = Σ Cf Δx over the wall faces
+// (chord 1: the Reynolds number is per unit length), and the symmetry plane ahead of x = 0 has
+// no friction.
+TEST(RansCase, FlatPlateCaseFileIsWithinOnePercentOfTmr) {
   const std::string plate =
       (surrox::testing::source_dir() / "cases/airfoil/flat_plate_rans.yaml").string();
   const auto dir = surrox::testing::scratch_dir();
   std::string out;
   ASSERT_EQ(surrox::testing::run_surrox(
-                "run " + plate + " -o " + dir.string() +
-                    " --set solver.mesh.cells_upstream=8 --set solver.mesh.cells_plate=24"
-                    " --set solver.mesh.cells_normal=24 --set solver.mesh.leading_edge_spacing=4e-3"
-                    " --set solver.mesh.wall_spacing=1e-5 --set solver.max_iterations=4000"
-                    " --set output.vtk=false",
-                &out),
+                "run " + plate + " -o " + dir.string() + " --set output.vtk=false", &out),
             0)
       << out;
   std::ifstream csv(dir / "surface.csv");
@@ -71,26 +68,27 @@ TEST(RansCase, FlatPlateCaseFileMatchesTmrOnTheCoarseGrid) {
     x.push_back(std::stod(field[1]));
     cf.push_back(std::stod(field[4]));
   }
-  ASSERT_EQ(x.size(), 32u);
+  ASSERT_EQ(x.size(), 64u);
   // Face nodes from the centres, starting at the inflow x = −0.33.
   std::vector<double> node{-0.33};
   for (double xc : x) node.push_back(2 * xc - node.back());
-  EXPECT_NEAR(node[8], 0.0, 1e-9);
-  EXPECT_NEAR(node.back(), 2.0, 1e-9);
+  EXPECT_NEAR(node[16], 0.0, 1e-7);  // surface.csv has 10 significant digits
+  EXPECT_NEAR(node.back(), 2.0, 1e-7);
   double friction = 0, cf097 = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
-    if (i < 8) EXPECT_LT(std::abs(cf[i]), 1e-12) << "symmetry face " << i;
+    if (i < 16) EXPECT_LT(std::abs(cf[i]), 1e-12) << "symmetry face " << i;
     friction += cf[i] * (node[i + 1] - node[i]);
     if (i > 0 && x[i - 1] <= 0.97 && x[i] > 0.97)
       cf097 = cf[i - 1] + (0.97 - x[i - 1]) / (x[i] - x[i - 1]) * (cf[i] - cf[i - 1]);
   }
   constexpr double kTmrCf097 = 0.00270562;  // CFL3D, 545 × 385 (FUN3D 0.00270540)
-  EXPECT_NEAR(cf097, kTmrCf097, 0.04 * kTmrCf097);
+  EXPECT_NEAR(cf097, kTmrCf097, 0.01 * kTmrCf097);
   std::ifstream in(dir / "summary.json");
   const auto result = nlohmann::json::parse(in)["results"]["airfoil"];
   EXPECT_NEAR(result["cd_friction"].get<double>(), friction, 1e-6 * friction);
   EXPECT_LT(std::abs(result["cd_pressure"].get<double>()), 1e-6);
   EXPECT_EQ(result.count("airfoil_thickness"), 0u) << "a plate has no airfoil shape descriptors";
+  EXPECT_EQ(result["converged"].get<double>(), 1.0) << "the Cauchy test on cd stopped the run";
 }
 
 TEST(RansCase, BadInputExitsTwo) {

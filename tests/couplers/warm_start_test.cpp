@@ -5,7 +5,8 @@
 // warm start from the converged field itself converges in a few cycles to the same Cl and Cd; a
 // perturbed start converges to the cold start's Cl and Cd within the convergence tolerance; a
 // model that does not fit the case is refused with the reason (InputError in C++, exit code 2
-// from `surrox run`); and a case file with a coupler section writes the comparison.
+// from `surrox run`); a RANS model's ν_t starts ν̃; and a case file with a coupler section
+// writes the comparison.
 #include "couplers/warm_start.hpp"
 
 #include <gtest/gtest.h>
@@ -20,6 +21,7 @@
 #include "couplers/field_guard.hpp"
 #include "couplers/surrogate_field.hpp"
 #include "couplers/warm_start_runs.hpp"
+#include "io/mesh_data.hpp"
 #include "mesh/airfoil_geometry.hpp"
 #include "mesh/airfoil_grid.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
@@ -82,17 +84,24 @@ const std::vector<std::string> kInputs = {"centroid_x", "centroid_y", "wall_dist
                                           "solver.alpha_deg"};
 const std::vector<std::string> kOutputs = {"density", "velocity[0]", "velocity[1]", "pressure"};
 
-surrogates::Surrogate fixed_model(const std::array<mesh::HostMatrix, 4>& w) {
-  auto t = torch::empty({kNi * kNj, 4}, torch::kFloat64);
+// A model whose output k is the field w[k], named names[k].
+surrogates::Surrogate fixed_model(const std::vector<mesh::HostMatrix>& w,
+                                  const std::vector<std::string>& names) {
+  const long n = static_cast<long>(w.size());
+  auto t = torch::empty({kNi * kNj, n}, torch::kFloat64);
   for (long j = 0; j < kNj; ++j)
     for (long i = 0; i < kNi; ++i)
-      for (int k = 0; k < 4; ++k) t[i + kNi * j][k] = w[static_cast<std::size_t>(k)](i, j);
+      for (long k = 0; k < n; ++k) t[i + kNi * j][k] = w[static_cast<std::size_t>(k)](i, j);
   surrogates::SurrogateMetadata m;
   m.network = "fixed";
   m.layout = surrogates::SampleLayout::kPoints;
   m.inputs = identity(kInputs);
-  m.outputs = identity(kOutputs);
+  m.outputs = identity(names);
   return surrogates::Surrogate(std::make_shared<FixedField>(t), m);
+}
+
+surrogates::Surrogate fixed_model(const std::array<mesh::HostMatrix, 4>& w) {
+  return fixed_model(std::vector<mesh::HostMatrix>(w.begin(), w.end()), kOutputs);
 }
 
 CaseChannels channels_of(const mesh::CurvilinearGrid& grid) {
@@ -199,6 +208,58 @@ TEST_F(WarmStartSolver, ModelsPredictingCpGetPressureFromTheFreeStream) {
   const PrimitiveField f = predict_primitive(model, channels, kNi, kNj);
   for (long i = 0; i < kNi; ++i)
     for (long j = 0; j < kNj; ++j) ASSERT_NEAR(f.p(i, j), pressure(i, j), 1e-12);
+}
+
+// A RANS model's last output nu_t starts the turbulence model: a model returning a partly
+// converged RANS state's ρ, u, v, p and ν_t (as the solver writes it, ν̃ f_v1) gives back that
+// state's ν̃ (inverting ν_t = ν̃ f_v1(ν̃/ν); SA-neg's negative ν̃, written as ν_t = 0, come back
+// as 0); without the nu_t output ν̃ keeps its free-stream start. A
+// solver without a turbulence model declines.
+TEST(WarmStartRans, PredictedEddyViscosityStartsNuTilde) {
+  const mesh::CurvilinearGrid grid = small_grid();
+  AirfoilParameters p = parameters();
+  p.equations = solvers::airfoil::Equations::kRans;
+  p.reynolds = 1e5;
+  p.cfl = 20;
+  AirfoilSolver cold;
+  cold.initialize(p, grid);
+  for (int n = 0; n < 150; ++n) cold.advance();
+  cold.compute_residual();
+  const auto w = cold.primitive_host();
+  const io::MeshData out = cold.output_mesh();
+  const io::NamedArray* written = out.find_cell_array("nu_t");
+  ASSERT_NE(written, nullptr);
+  mesh::HostMatrix nu_t("nu_t", kNi, kNj);
+  for (long j = 0; j < kNj; ++j)
+    for (long i = 0; i < kNi; ++i) nu_t(i, j) = written->values(i + kNi * j, 0);
+  auto model = fixed_model({w[0], w[1], w[2], w[3], nu_t},
+                           {"density", "velocity[0]", "velocity[1]", "pressure", "nu_t"});
+  const PrimitiveField f = predict_primitive(model, channels_of(grid), kNi, kNj);
+  ASSERT_EQ(f.nu_t.size(), static_cast<std::size_t>(kNi * kNj));
+  AirfoilSolver warm, mean_flow_only;
+  warm.initialize(p, grid);
+  start_from_field(warm, f);
+  mean_flow_only.initialize(p, grid);
+  mean_flow_only.set_initial_primitive(w[0], w[1], w[2], w[3]);
+  auto nu_tilde = [](AirfoilSolver& s) {
+    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
+                                               s.state().fields.at("nu_tilde"));
+  };
+  const auto a = nu_tilde(cold), b = nu_tilde(warm), c = nu_tilde(mean_flow_only);
+  double largest = 0, worst = 0, mean_flow_gap = 0;
+  for (long j = 0; j < kNj; ++j)
+    for (long i = 0; i < kNi; ++i) {
+      const double truth = std::max(a(0, j, i), 0.0);
+      largest = std::max(largest, truth);
+      worst = std::max(worst, std::abs(b(0, j, i) - truth));
+      mean_flow_gap = std::max(mean_flow_gap, std::abs(c(0, j, i) - truth));
+    }
+  EXPECT_GT(largest, 10 * 3 / p.reynolds) << "ν̃ grew well beyond its free-stream value";
+  EXPECT_LT(worst, 1e-10 * largest);
+  EXPECT_GT(mean_flow_gap, 0.5 * largest) << "without nu_t ν̃ starts from the free stream";
+  AirfoilSolver euler;
+  euler.initialize(parameters(), grid);
+  EXPECT_FALSE(euler.set_initial_eddy_viscosity(nu_t));
 }
 
 TEST_F(WarmStartSolver, PerturbedStartConvergesToTheColdCoefficients) {
