@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -15,19 +16,25 @@
 namespace surrox {
 namespace {
 
-TEST(MeshCommand, WritesGridAndQuality) {
-  const auto dir = surrox::testing::scratch_dir();
-  std::ofstream(dir / "mesh.yaml")
-      << "mesh:\n  airfoil: {type: naca, digits: '2412'}\n  cells_around: 128\n"
-         "  cells_normal: 48\n  first_cell_height: 1.0e-3\n";
+// `surrox mesh` on a case holding `yaml` (in dir/mesh.yaml, output dir/out); its grid.vts.
+io::MeshData run_mesh(const std::filesystem::path& dir, const std::string& yaml) {
+  std::ofstream(dir / "mesh.yaml") << yaml;
   std::string out;
-  ASSERT_EQ(surrox::testing::run_surrox(
+  EXPECT_EQ(surrox::testing::run_surrox(
                 "mesh " + (dir / "mesh.yaml").string() + " -o " + (dir / "out").string(), &out),
             0)
       << out;
-  const io::MeshCollection grid = io::read_vtk(dir / "out" / "grid.vts");
-  ASSERT_EQ(grid.entries.size(), 1u);
-  const io::MeshData& mesh = grid.entries[0].mesh;
+  io::MeshCollection grid = io::read_vtk(dir / "out" / "grid.vts");
+  EXPECT_EQ(grid.entries.size(), 1u);
+  return grid.entries.at(0).mesh;
+}
+
+TEST(MeshCommand, WritesGridAndQuality) {
+  const auto dir = surrox::testing::scratch_dir();
+  const io::MeshData mesh = run_mesh(dir,
+                                     "mesh:\n  airfoil: {type: naca, digits: '2412'}\n  "
+                                     "cells_around: 128\n  cells_normal: 48\n  "
+                                     "first_cell_height: 1.0e-3\n");
   EXPECT_EQ(mesh.dimensions()[0], 129);
   EXPECT_EQ(mesh.dimensions()[1], 49);
   ASSERT_NE(mesh.find_cell_array("area"), nullptr);
@@ -44,17 +51,10 @@ TEST(MeshCommand, WritesGridAndQuality) {
 // distance to the leading edge (the symmetry plane is no wall).
 TEST(MeshCommand, WritesTheFlatPlate) {
   const auto dir = surrox::testing::scratch_dir();
-  std::ofstream(dir / "mesh.yaml") << "mesh:\n  type: flat_plate\n  cells_upstream: 8\n"
-                                      "  cells_plate: 24\n  cells_normal: 12\n"
-                                      "  wall_spacing: 1.0e-4\n";
-  std::string out;
-  ASSERT_EQ(surrox::testing::run_surrox(
-                "mesh " + (dir / "mesh.yaml").string() + " -o " + (dir / "out").string(), &out),
-            0)
-      << out;
-  const io::MeshCollection grid = io::read_vtk(dir / "out" / "grid.vts");
-  ASSERT_EQ(grid.entries.size(), 1u);
-  const io::MeshData& mesh = grid.entries[0].mesh;
+  const io::MeshData mesh = run_mesh(dir,
+                                     "mesh:\n  type: flat_plate\n  cells_upstream: 8\n"
+                                     "  cells_plate: 24\n  cells_normal: 12\n"
+                                     "  wall_spacing: 1.0e-4\n");
   EXPECT_EQ(mesh.dimensions()[0], 33);
   EXPECT_EQ(mesh.dimensions()[1], 13);
   EXPECT_NEAR(mesh.points(0, 0), -0.33, 1e-12);
@@ -73,6 +73,7 @@ TEST(MeshCommand, WritesTheFlatPlate) {
   EXPECT_EQ(summary["results"]["grid"]["type"], "flat_plate");
   EXPECT_EQ(summary["results"]["grid"]["cells_i"], 32);
   // A wall spacing too large for its cells to grow from is exit 2 naming the section.
+  std::string out;
   std::ofstream(dir / "bad.yaml") << "mesh:\n  type: flat_plate\n  cells_normal: 12\n"
                                      "  wall_spacing: 0.5\n";
   EXPECT_EQ(surrox::testing::run_surrox(
