@@ -10,7 +10,7 @@
 // friction ± 0.000004) are a third of what first-order ν̃ convection changes on this grid
 // (CL 1.051213, CD 0.0223264, friction 0.0054016), and far below what the unclustered wake
 // changes (CL 1.093969), so losing either, or any change of the discretisation or the model of
-// that size, shows here.
+// that size, shows here. The second test runs the shipped (medium) grid.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -51,6 +51,33 @@ TEST(Naca0012RansRegression, CoarseGridForcesAndConvergence) {
   // The density residual reaches 1e-8 of its first value at cycle 1812; above 1e-6 after 2000
   // cycles means the convergence regressed.
   EXPECT_LT(s.at("final_residual").get<double>(), 1e-6) << s.dump();
+}
+
+// The shipped case as it is (256 × 128, first cell 2e-6, stopped by the Cauchy test on CL and
+// CD): issue 15's validation 2 on the medium grid of docs/validation/rans.md, where CL is within
+// 1 % of TMR's grid-converged SA value (measured −0.21 % at 8 orders; 1.0541 on the coarse grid
+// and 1.1155 with the fanned near wake both fail it) and CD, 13 % high on this grid (+1.99 % on
+// 512 × 256, too slow for a test), is pinned to the measured 0.0138310 within 2e-4, a seventh of
+// the step to the fine grid.
+TEST(Naca0012RansRegression, MediumGridLiftWithinOnePercentOfTmr) {
+  const std::string rans =
+      (surrox::testing::source_dir() / "cases/airfoil/naca0012_rans.yaml").string();
+  const auto dir = surrox::testing::scratch_dir();
+  std::string out;
+  ASSERT_EQ(
+      surrox::testing::run_surrox("run " + rans + " -o " + dir.string() +
+                                      " --set output.vtk=false --set output.monitor_interval=100",
+                                  &out),
+      0)
+      << out;
+  std::ifstream in(dir / "summary.json");
+  ASSERT_TRUE(in) << out;
+  const auto s = nlohmann::json::parse(in).at("results").at("airfoil");
+  constexpr double kTmrCl = 1.0911, kTmrCd = 0.01224;  // the middles of TMR's SA ranges
+  EXPECT_EQ(s.at("converged").get<double>(), 1.0) << s.dump();
+  EXPECT_NEAR(s.at("cl").get<double>(), kTmrCl, 0.01 * kTmrCl) << s.dump();
+  EXPECT_NEAR(s.at("cd").get<double>(), 0.0138310, 2e-4) << s.dump();
+  EXPECT_GT(s.at("cd").get<double>(), kTmrCd) << "the medium grid's drag is above TMR's";
 }
 
 }  // namespace
