@@ -24,6 +24,12 @@ FlowLevel::FlowLevel(const AirfoilParameters& p, const mesh::CurvilinearGrid& gr
     throw InputError("airfoil solver: navier_stokes and rans need a Reynolds number > 0");
   if (turbulent && !(q.nu_tilde_ratio > 0 && q.freestream_temperature > 0))
     throw InputError("airfoil solver: rans needs a far-field ν̃ ratio > 0 and T∞ > 0");
+  // The model's destruction term needs the distance to a no-slip wall; an annulus with a far
+  // field inside (inner = kFarField) has none.
+  if (turbulent && q.inner != InnerBoundary::kWall)
+    throw InputError(
+        "airfoil solver: rans needs a no-slip wall for the Spalart–Allmaras wall distance; this "
+        "grid's inner boundary is a far field");
   periodic = grid.topology == mesh::GridTopology::kOGrid;
   wall_begin = grid.wall_begin;
   if (!(q.cfl > 0) || q.max_iterations < 1 || !(q.residual_drop > 0 && q.residual_drop < 1))

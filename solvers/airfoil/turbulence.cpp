@@ -301,32 +301,37 @@ void TurbulenceSolver::smooth(FlowLevel& level) {
   check(level);
 }
 
-// Collective: a non-finite ν̃ anywhere stops the run on every rank with the first such cell.
+// Collective: a non-finite ν̃ anywhere stops the run on every rank with the first such cell and
+// the count (a NaN spreads through the line solves within a cycle: a count of every cell says
+// the first one is not the origin).
 void TurbulenceSolver::check(const FlowLevel& level) const {
   const Array3 nt = level.nu_tilde;
-  const long ni = level.ni(), nl = level.rows();
-  long bad = -1;  // the first bad cell j·ni + i of this slab
+  const long ni = level.ni(), nl = level.rows(), none = nl * ni;
+  long first = none, count = 0;  // the first bad cell j·ni + i of this slab, and how many
   Kokkos::parallel_reduce(
       "Turbulence::check", Range1(0, nl * ni),
-      KOKKOS_LAMBDA(long n, long& first) {
+      KOKKOS_LAMBDA(long n, long& lowest, long& bad) {
         const double v = nt(0, n / ni + 2, n % ni);
-        if (!(v - v == 0) && (first < 0 || n < first)) first = n;
+        if (!(v - v == 0)) {
+          if (n < lowest) lowest = n;
+          ++bad;
+        }
       },
-      Kokkos::Max<long>(bad));
+      Kokkos::Min<long>(first), count);
   // Global cell index (global j · ni + i) of every rank's first bad cell; the smallest wins.
-  double cell = bad >= 0 ? static_cast<double>(bad + level.slab.first_row() * ni) : -1.0;
-  double cells[1] = {cell};
+  double found[2] = {count > 0 ? static_cast<double>(first + level.slab.first_row() * ni)
+                               : static_cast<double>(INFINITY),
+                     static_cast<double>(count)};
   if (level.slab.ranks() > 1) {
-    double worst = cell < 0 ? INFINITY : cell;
-    MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MIN, level.slab.comm());
-    cells[0] = std::isfinite(worst) ? worst : -1.0;
+    MPI_Allreduce(MPI_IN_PLACE, &found[0], 1, MPI_DOUBLE, MPI_MIN, level.slab.comm());
+    MPI_Allreduce(MPI_IN_PLACE, &found[1], 1, MPI_DOUBLE, MPI_SUM, level.slab.comm());
   }
-  if (cells[0] < 0) return;
-  const long g = static_cast<long>(cells[0]);
+  if (!std::isfinite(found[0])) return;
+  const long g = static_cast<long>(found[0]);
   throw Error(fmt::format(
       "the airfoil solver diverged in the Spalart–Allmaras (ν̃) equation: cell (i = {}, j = {}) "
-      "has a non-finite ν̃; reduce solver.cfl or raise solver.cfl_ramp",
-      g % ni, g / ni));
+      "has a non-finite ν̃ ({} of {} cells); reduce solver.cfl or raise solver.cfl_ramp",
+      g % ni, g / ni, static_cast<long>(found[1]), ni * level.slab.nj()));
 }
 
 }  // namespace surrox::solvers::airfoil

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
+#include "core/error.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
 #include "support/test_paths.hpp"
 #include "tests/airfoil/test_grids.hpp"
@@ -115,6 +117,25 @@ TEST(AirfoilFreestream, EulerPreservesTheFreeStreamOnACurvedGrid) {
 
 TEST(AirfoilFreestream, NavierStokesPreservesTheFreeStreamOnACurvedGrid) {
   expect_freestream_preserved(Equations::kNavierStokes);
+}
+
+// RANS needs the distance to a no-slip wall: the annulus with a far field inside has none, and
+// the solver says so (InputError, exit 2 from a case) rather than running the model without it.
+TEST(AirfoilFreestream, RansWithoutAWallIsAnInputError) {
+  AirfoilParameters p;
+  p.equations = Equations::kRans;
+  p.reynolds = 1e6;
+  p.inner = InnerBoundary::kFarField;
+  p.far_field = FarField::kFreestream;
+  AirfoilSolver solver;
+  try {
+    solver.initialize(p, testing::polar_grid(48, 24, 10, 0.08));
+    FAIL() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("wall distance"), std::string::npos) << e.what();
+  }
+  p.equations = Equations::kNavierStokes;  // the laminar equations need no wall distance
+  EXPECT_NO_THROW(solver.initialize(p, testing::polar_grid(48, 24, 10, 0.08)));
 }
 
 TEST(AirfoilConservation, ResidualsSumToTheBoundaryFluxes) {

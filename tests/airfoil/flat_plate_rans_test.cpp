@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
+#include "core/error.hpp"
 #include "io/hdf5_checkpoint.hpp"
 #include "mesh/flat_plate_grid.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
@@ -133,6 +135,43 @@ TEST(FlatPlateRans, CheckpointCarriesNuTildeBitForBit) {
     }
   EXPECT_GT(largest, 3 / 5e6);  // ν̃ grew beyond its free-stream value: a real test
   EXPECT_EQ(first.monitor().at("res_nu_tilde"), resumed.monitor().at("res_nu_tilde"));
+}
+
+// A diverging ν̃ stops the run with a runtime Error (exit 1 from `surrox run`, which keeps the
+// last checkpoint) naming the equation, the first non-finite cell and how many there are: a NaN
+// put into cell (i = 17, j = 5) after 10 cycles has spread through the line solves to every cell
+// by the end of the next cycle, which the count says.
+TEST(FlatPlateRans, NonFiniteNuTildeNamesTheEquationAndTheCell) {
+  mesh::FlatPlateGridSpec spec;
+  spec.cells_upstream = 8;
+  spec.cells_plate = 24;
+  spec.cells_normal = 24;
+  spec.wall_spacing = 1e-5;
+  const mesh::CurvilinearGrid grid = mesh::build_flat_plate_grid(spec);
+  AirfoilParameters p;
+  p.equations = Equations::kRans;
+  p.mach = 0.2;
+  p.reynolds = 5e6;
+  p.far_field = FarField::kFreestream;
+  p.multigrid_levels = 2;
+  AirfoilSolver solver;
+  solver.initialize(p, grid);
+  for (int n = 0; n < 10; ++n) solver.advance();
+  const Field3 nu_tilde = solver.state().fields.at("nu_tilde");
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), nu_tilde);
+  host(0, 5, 17) = std::nan("");
+  Kokkos::deep_copy(nu_tilde, host);
+  try {
+    solver.advance();
+    FAIL() << "expected the run to stop";
+  } catch (const InputError&) {
+    FAIL() << "divergence must be a runtime Error, not bad input";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("Spalart–Allmaras (ν̃) equation"), std::string::npos) << what;
+    EXPECT_NE(what.find("cell (i = 0, j = 0)"), std::string::npos) << what;
+    EXPECT_NE(what.find("(768 of 768 cells)"), std::string::npos) << what;
+  }
 }
 
 }  // namespace
