@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The RANS airfoil surrogate pipeline of issue 15 (AirfRANS protocol at this machine's size) on
 # its embedded default (cases/airfoil_rans_surrogate):
-#   1. the training sweep (32 cases) and the held-out test sweep (8 cases): Spalart–Allmaras
+#   1. the training sweep (96 cases) and the held-out test sweep (24 cases): Spalart–Allmaras
 #      flow past NACA 4- and 5-digit airfoils, α −5°…15°, Re 2–6e6, 128 × 64 cells, 2 MPI ranks;
 #   2. the per-point MLP (outputs ρ, u, v, Cp, ν_t) trained on the training sweep;
 #   3. `surrox evaluate` on the test sweep: AirfRANS's metrics (MSE of the normalised fields and
