@@ -8,14 +8,17 @@
 # /tmp/surrox-rans-naca); scripts/figures/rans_naca0012.py draws the figures from them.
 # Time measured on the 2-core development machine (2026-11-26, the shipped case: line_implicit,
 # clustered near wake): the coarse grid ~1 min, the medium ~2 min, the fine grid stopped by the
-# Cauchy test after 2468 cycles in 437 s (one rank, beside another run).
+# Cauchy test after 2468 cycles in 437 s (one rank, beside another run). LEVELS=4 adds the
+# 1024 × 512 grid (first cell 5e-7): 4796 cycles to the Cauchy test, 82 min.
 set -euo pipefail
 BIN=${BIN:-build/release/apps/surrox}
 CASE=cases/airfoil/naca0012_rans.yaml
 ALPHA=${ALPHA:-10}
 OUT=${1:-/tmp/surrox-rans-naca}
 mkdir -p "$OUT"
-for grid in "128 64 4e-6 8000 residual" "256 128 2e-6 6000 residual" "512 256 1e-6 5000 [cl,cd]"; do
+grids=("128 64 4e-6 8000 residual" "256 128 2e-6 6000 residual" "512 256 1e-6 5000 [cl,cd]")
+[ "${LEVELS:-3}" = 4 ] && grids+=("1024 512 5e-7 8000 [cl,cd]")
+for grid in "${grids[@]}"; do
   read -r ni nj h n stop <<< "$grid"
   run="$OUT/a${ALPHA}_${ni}x${nj}"
   [ -s "$run/summary.json" ] && continue
