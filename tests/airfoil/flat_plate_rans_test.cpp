@@ -98,21 +98,31 @@ TEST(FlatPlateRans, SkinFrictionAtX097MatchesTmrOnACoarseGrid) {
   EXPECT_GE(in_log_layer, 4);
 }
 
-// A RANS checkpoint carries ν̃: 20 cycles, save, 10 more; a solver loaded from the checkpoint
-// takes the same 10 cycles to the same bits, for ρu and ν̃ alike.
-TEST(FlatPlateRans, CheckpointCarriesNuTildeBitForBit) {
+// The coarse plate (8 + 24 by 24 cells) and its RANS parameters for the short runs below.
+mesh::CurvilinearGrid short_run_grid() {
   mesh::FlatPlateGridSpec spec;
   spec.cells_upstream = 8;
   spec.cells_plate = 24;
   spec.cells_normal = 24;
   spec.wall_spacing = 1e-5;
-  const mesh::CurvilinearGrid grid = mesh::build_flat_plate_grid(spec);
+  return mesh::build_flat_plate_grid(spec);
+}
+
+AirfoilParameters short_run_parameters() {
   AirfoilParameters p;
   p.equations = Equations::kRans;
   p.mach = 0.2;
   p.reynolds = 5e6;
   p.far_field = FarField::kFreestream;
   p.multigrid_levels = 2;
+  return p;
+}
+
+// A RANS checkpoint carries ν̃: 20 cycles, save, 10 more; a solver loaded from the checkpoint
+// takes the same 10 cycles to the same bits, for ρu and ν̃ alike.
+TEST(FlatPlateRans, CheckpointCarriesNuTildeBitForBit) {
+  const mesh::CurvilinearGrid grid = short_run_grid();
+  const AirfoilParameters p = short_run_parameters();
   AirfoilSolver first, resumed;
   first.initialize(p, grid);
   for (int n = 0; n < 20; ++n) first.advance();
@@ -142,18 +152,8 @@ TEST(FlatPlateRans, CheckpointCarriesNuTildeBitForBit) {
 // put into cell (i = 17, j = 5) after 10 cycles has spread through the line solves to every cell
 // by the end of the next cycle, which the count says.
 TEST(FlatPlateRans, NonFiniteNuTildeNamesTheEquationAndTheCell) {
-  mesh::FlatPlateGridSpec spec;
-  spec.cells_upstream = 8;
-  spec.cells_plate = 24;
-  spec.cells_normal = 24;
-  spec.wall_spacing = 1e-5;
-  const mesh::CurvilinearGrid grid = mesh::build_flat_plate_grid(spec);
-  AirfoilParameters p;
-  p.equations = Equations::kRans;
-  p.mach = 0.2;
-  p.reynolds = 5e6;
-  p.far_field = FarField::kFreestream;
-  p.multigrid_levels = 2;
+  const mesh::CurvilinearGrid grid = short_run_grid();
+  const AirfoilParameters p = short_run_parameters();
   AirfoilSolver solver;
   solver.initialize(p, grid);
   for (int n = 0; n < 10; ++n) solver.advance();
