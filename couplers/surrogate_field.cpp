@@ -64,9 +64,9 @@ std::vector<std::string> fitted_inputs(const surrogates::Surrogate& model,
   std::vector<std::string> provided;
   for (const auto& name : meta.inputs.names)
     if (channels.cell.count(name) || channels.parameters.count(name)) provided.push_back(name);
-  model.check_fits({surrogates::grid_cells_input({ni, nj})}, provided,
-                   expected_outputs(meta.outputs.names));
-  if (expected_outputs(meta.outputs.names)[3] == "Cp" && !(channels.freestream_pressure > 0))
+  const std::vector<std::string> expected = expected_outputs(meta.outputs.names);
+  model.check_fits({surrogates::grid_cells_input({ni, nj})}, provided, expected);
+  if (expected[3] == "Cp" && !(channels.freestream_pressure > 0))
     throw InputError("the model predicts Cp; the case gives no free-stream pressure to convert it");
   return provided;
 }

@@ -26,8 +26,7 @@ WarmRun warm_run(Runtime& runtime, const CoupledCase& c, long cfl_ramp,
       repair_unphysical(field, warm.parameters().mach, warm.parameters().alpha_deg);
   const double inference_s = watch.seconds();
   // Surrogate alone: the predicted field's wall forces and surface Cp (not timed).
-  warm.set_initial_primitive(field.rho, field.u, field.v, field.p);
-  if (field.nu_t.size() > 0) warm.set_initial_eddy_viscosity(field.nu_t);
+  start_from_field(warm, field);
   warm.compute_residual();
   const auto predicted = warm.coefficients();
   Surface predicted_surface = warm.surface();

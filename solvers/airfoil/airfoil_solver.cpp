@@ -115,6 +115,10 @@ void AirfoilSolver::set_initial_primitive(const HostMatrix& rho, const HostMatri
     }
   Kokkos::deep_copy(f.u, host);
   f.update_primitives();
+  start_from_current_state();
+}
+
+void AirfoilSolver::start_from_current_state() {
   // The far-field vortex must carry the lift of the field handed in, not that of the previous
   // state: with zero circulation a converged field is pushed away from convergence at once.
   // The residual pass fills the wall states the force integral reads.
@@ -164,11 +168,7 @@ bool AirfoilSolver::set_initial_eddy_viscosity(const HostMatrix& nu_t) {
       nt(0, r, i) = nu * chi_of_eddy_viscosity_ratio(std::max(nu_t(i, j0_ + j), 0.0) / nu);
     }
   Kokkos::deep_copy(f.nu_tilde, nt);
-  if (p_.far_field == FarField::kVortex && p_.inner == InnerBoundary::kWall) {
-    compute_residual();
-    update_circulation();
-  }
-  reset_history();
+  start_from_current_state();  // the eddy viscosity changes the friction, so the lift
   return true;
 }
 

@@ -164,6 +164,9 @@ class AirfoilSolver final : public SteadyFlowSolver {
   double current_cfl() const;
   // Γ = ½ Cl c from the last residual's wall forces, with the vortex far field around a wall.
   void update_circulation();
+  // After a warm start's state was set: the vortex far field's circulation from that state's
+  // lift, and a fresh iteration history.
+  void start_from_current_state();
 
   // The finest level's, fixed at initialize(): parameters (checked, linear_fix resolved), cells
   // of the whole grid, this rank's rows, the levels used, chord and free-stream pressure.

@@ -29,6 +29,16 @@ struct PlateRun {
   std::vector<double> y_plus, u_plus;  // the profile at x ≈ 0.97
 };
 
+// TMR's flow: RANS at M 0.2, Re 5e6 per unit length, the uniform free stream outside.
+AirfoilParameters plate_parameters() {
+  AirfoilParameters p;
+  p.equations = Equations::kRans;
+  p.mach = 0.2;
+  p.reynolds = 5e6;
+  p.far_field = FarField::kFreestream;
+  return p;
+}
+
 PlateRun run_plate(long up, long plate, long nj, long iterations, sa::Model model) {
   mesh::FlatPlateGridSpec spec;
   spec.cells_upstream = up;
@@ -38,11 +48,7 @@ PlateRun run_plate(long up, long plate, long nj, long iterations, sa::Model mode
   spec.leading_edge_spacing = 2e-3 * 48.0 / static_cast<double>(plate);
   spec.wall_spacing = 5e-6 * 48.0 / static_cast<double>(nj);
   const mesh::CurvilinearGrid grid = mesh::build_flat_plate_grid(spec);
-  AirfoilParameters p;
-  p.equations = Equations::kRans;
-  p.mach = 0.2;
-  p.reynolds = 5e6;
-  p.far_field = FarField::kFreestream;
+  AirfoilParameters p = plate_parameters();
   p.cfl = 50;
   p.cfl_ramp = 100;
   p.max_iterations = iterations;
@@ -109,11 +115,7 @@ mesh::CurvilinearGrid short_run_grid() {
 }
 
 AirfoilParameters short_run_parameters() {
-  AirfoilParameters p;
-  p.equations = Equations::kRans;
-  p.mach = 0.2;
-  p.reynolds = 5e6;
-  p.far_field = FarField::kFreestream;
+  AirfoilParameters p = plate_parameters();
   p.multigrid_levels = 2;
   return p;
 }
