@@ -57,6 +57,9 @@ find_package(nlohmann_json REQUIRED)
 
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(PETSC REQUIRED IMPORTED_TARGET petsc)
+# LAPACK's least squares (the airfoil solver's Anderson acceleration), through PETSc's
+# petscblaslapack.h names; Debian's petsc.pc does not list it for shared linking.
+find_package(LAPACK REQUIRED)
 # FFTW's sine transforms: the Poisson solves of the closed-basin (quasi-geostrophic) solver.
 pkg_check_modules(FFTW3 REQUIRED IMPORTED_TARGET fftw3)
 # FFTW's MPI transforms (libfftw3-mpi-dev, no pkg-config file): the distributed sine transform.

@@ -10,7 +10,7 @@ packages=(
   # Fuzzing the readers (scripts/fuzz.sh): clang's libFuzzer and sanitizer runtimes
   clang-14 libclang-rt-14-dev
   # Numerics and ML
-  libtorch-dev libgloo-dev libtrilinos-kokkos-dev libopenblas0-openmp libfftw3-dev libfftw3-mpi-dev
+  libtorch-dev libgloo-dev libtrilinos-kokkos-dev libopenblas0-openmp liblapack-dev libfftw3-dev libfftw3-mpi-dev
   # I/O
   libvtk9-dev libhdf5-openmpi-dev hdf5-tools libyaml-cpp-dev nlohmann-json3-dev
   # Parallel

@@ -57,6 +57,12 @@ struct AirfoilParameters {
   // cell's mirrored like the state's ghost, or the cell's own (one-sided). Case files default to
   // kMirror (the schema); the C++ default stays kOneSided, the path the bitwise tests pin.
   MultigridWall multigrid_wall = MultigridWall::kOneSided;
+  // Anderson acceleration of the cycle (anderson_acceleration.hpp): the differences kept (0:
+  // off), the relative density residual below which it starts (after the CFL ramp), and the
+  // growth of the residual over its lowest since the start that clears the history.
+  long acceleration_depth = 0;
+  double acceleration_start = 1e-2;
+  double acceleration_restart = 10;
   InnerBoundary inner = InnerBoundary::kWall;
   RankCoupling lusgs_ranks = RankCoupling::kPipelined;
   // The implicit smoother of every level: a name in smoother_registry() (smoother.hpp), and the

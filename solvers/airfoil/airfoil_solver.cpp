@@ -10,6 +10,7 @@
 #include "solvers/airfoil/multigrid.hpp"
 #include "solvers/airfoil/residual.hpp"
 #include "solvers/airfoil/spalart_allmaras.hpp"
+#include "solvers/scoped_phase.hpp"
 
 namespace surrox::solvers::airfoil {
 
@@ -42,6 +43,8 @@ void AirfoilSolver::initialize(const AirfoilParameters& parameters,
     throw InputError("airfoil: stop_on " + problem);
   if (p_.cauchy_elements < 2 || !(p_.cauchy_epsilon > 0))
     throw InputError("airfoil: cauchy_elements must be ≥ 2 and cauchy_epsilon > 0");
+  if (!(p_.acceleration_start > 0 && p_.acceleration_start <= 1) || !(p_.acceleration_restart > 1))
+    throw InputError("airfoil: acceleration start must be in (0, 1] and restart > 1");
   std::vector<std::string> cauchy_fields;  // the coefficients of stop_on
   stop_on_residual_ = false;
   for (const auto& c : p_.stop_on) {
@@ -68,6 +71,11 @@ void AirfoilSolver::initialize(const AirfoilParameters& parameters,
   }
   f.circulation = 0;
   f.set_freestream();
+  acceleration_.reset();
+  if (p_.acceleration_depth > 0)
+    acceleration_ = std::make_unique<AndersonAcceleration>(
+        f.u, static_cast<int>(p_.acceleration_depth),
+        std::array<double, 4>{1, 1, 1, p_inf_ / (kGamma - 1) + 0.5}, f.slab.comm());
   reset_history();
   // The residual reference: the impulsive start from the free stream on this grid. Warm starts
   // keep it, so a good initial field needs fewer iterations to the same absolute level.
@@ -80,6 +88,8 @@ void AirfoilSolver::initialize(const AirfoilParameters& parameters,
 
 void AirfoilSolver::reset_history() {
   iteration_ = 0;
+  if (acceleration_) acceleration_->clear();
+  acceleration_lowest_ = INFINITY;
   cauchy_.reset();
   fine().absolute_residual = {0, 0, 0, 0};
   relative_residual_ = {1, 1, 1, 1};
@@ -222,8 +232,32 @@ StepReport AirfoilSolver::advance() {
       turbulence_first_residual_ =
           f.turbulence->absolute_residual() > 0 ? f.turbulence->absolute_residual() : 1e-300;
   }
+  // Anderson acceleration of the cycle, once past the ramp and the start-up transient; a
+  // residual that grows well above its lowest clears the history.
+  const bool accelerate =
+      acceleration_ && iteration_ >= p_.cfl_ramp && relative_residual_[0] <= p_.acceleration_start;
+  if (accelerate) {
+    ScopedPhase phase(f.phase_seconds, "acceleration");
+    if (relative_residual_[0] > p_.acceleration_restart * acceleration_lowest_)
+      acceleration_->clear();
+    acceleration_lowest_ = std::min(acceleration_lowest_, relative_residual_[0]);
+    acceleration_->remember(f.u);
+  } else if (acceleration_) {
+    acceleration_->clear();
+  }
   f.smooth(cfl, iteration_, relative_residual_[0]);
   coarse_grid_correction(flow_levels_, 0, cfl, iteration_, relative_residual_[0]);
+  if (accelerate) {
+    ScopedPhase phase(f.phase_seconds, "acceleration");
+    if (acceleration_->accelerate(f.u) > 0) {
+      f.update_primitives();
+      // Not admissible (ρ or p ≤ 0): keep the cycle's own iterate.
+      if (!(f.worst_state() > 0)) {
+        acceleration_->reject(f.u);
+        f.update_primitives();
+      }
+    }
+  }
   if (f.turbulent) f.turbulence->smooth(f);
   ++iteration_;
   return {iteration_, static_cast<double>(iteration_), 1.0};

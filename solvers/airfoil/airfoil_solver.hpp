@@ -38,12 +38,15 @@
 #include <mpi.h>
 
 #include <array>
+#include <cmath>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "mesh/curvilinear_grid.hpp"
 #include "solvers/airfoil/airfoil_parameters.hpp"
+#include "solvers/airfoil/anderson_acceleration.hpp"
 #include "solvers/airfoil/flow_level.hpp"
 #include "solvers/cauchy_criterion.hpp"
 #include "solvers/steady_flow_solver.hpp"
@@ -104,8 +107,8 @@ class AirfoilSolver final : public SteadyFlowSolver {
   Diagnostics monitor() const override;
   // Seconds per phase: the fine grid's (boundaries, halo: ghost-row exchanges, viscous_nodes,
   // fluxes, residual, reductions: global sums, lusgs, update, multigrid: restriction and
-  // prolongation) and multigrid_coarse: all the work on the coarser levels. They add up to
-  // about the time in advance().
+  // prolongation), multigrid_coarse: all the work on the coarser levels, and acceleration (the
+  // Anderson step, when on). They add up to about the time in advance().
   std::map<std::string, double> phase_times() const override { return fine().phase_seconds; }
   bool supports_restart() const override { return true; }
   void save_state(io::Hdf5Checkpoint& checkpoint) const override;
@@ -177,7 +180,9 @@ class AirfoilSolver final : public SteadyFlowSolver {
   double chord_ = 1, p_inf_ = 0;
   std::map<std::string, double> shape_;  // thickness and camber of a case-file airfoil
 
-  std::vector<FlowLevel> flow_levels_;  // the multigrid levels, [0] the finest
+  std::vector<FlowLevel> flow_levels_;                  // the multigrid levels, [0] the finest
+  std::unique_ptr<AndersonAcceleration> acceleration_;  // when acceleration_depth > 0
+  double acceleration_lowest_ = INFINITY;  // the lowest residual since the acceleration started
 
   long iteration_ = 0;
   std::array<double, 4> first_residual_{0, 0, 0, 0};

@@ -107,9 +107,8 @@ void FlowLevel::smooth(double cfl, long iteration, double residual) {
   check_state(iteration, residual);
 }
 
-// Collective: the minimum over all ranks decides, and on failure the worst cell of all ranks is
-// named by every rank, so all throw the same Error together.
-void FlowLevel::check_state(long iteration, double residual) const {
+// Collective: min(ρ, p/p∞) over the cells of all ranks; −∞ when a value is not finite.
+double FlowLevel::worst_state() const {
   const Array3 primitive = w;
   const double p_ref = p_inf;
   const long nl = rows(), n = ni();
@@ -125,7 +124,14 @@ void FlowLevel::check_state(long iteration, double residual) const {
       },
       Kokkos::Min<double>(worst));
   if (slab.ranks() > 1) MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MIN, slab.comm());
-  if (worst > 0) return;
+  return worst;
+}
+
+// Collective: the minimum over all ranks decides, and on failure the worst cell of all ranks is
+// named by every rank, so all throw the same Error together.
+void FlowLevel::check_state(long iteration, double residual) const {
+  if (worst_state() > 0) return;
+  const long nl = rows(), n = ni();
   // Find and name the worst cell on the host (only on failure).
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), w);
   auto xc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), geometry.xc);

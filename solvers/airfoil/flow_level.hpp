@@ -32,6 +32,9 @@ struct FlowLevel {
   // Throws Error, on every rank together, when a cell has ρ ≤ 0, p ≤ 0 or a non-finite value;
   // names the worst cell of all ranks. `iteration` and `residual` only go into the message.
   void check_state(long iteration, double residual) const;
+  // min(ρ, p/p∞) over the cells of all ranks, −∞ if a value is not finite (collective): the
+  // state is admissible when it is positive.
+  double worst_state() const;
   // The smoother's update of U, then W and the state check: one smoothing step.
   void smooth(double cfl, long iteration, double residual);
 

@@ -1,0 +1,175 @@
+#include "solvers/airfoil/anderson_acceleration.hpp"
+
+#include <petscsys.h>
+// petscsys.h first: petscblaslapack.h uses its types.
+#include <fmt/format.h>
+#include <petscblaslapack.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+
+namespace surrox::solvers::airfoil {
+
+namespace {
+
+using Flat = Kokkos::View<double*, Kokkos::LayoutRight, Kokkos::MemoryUnmanaged>;
+Flat flat(const Array3& u) { return Flat(u.data(), u.size()); }
+
+// Entries per work item of the products and the mix: long enough for vector loops over one
+// column, short enough for the chunk of f and ΔF_c to stay in cache while the columns pass.
+constexpr long kChunk = 512;
+
+int checked_depth(int depth) {
+  if (depth < 1 || depth > AndersonAcceleration::kMaxDepth)
+    throw InputError(fmt::format("acceleration depth {} out of range; allowed: [1, {}]", depth,
+                                 AndersonAcceleration::kMaxDepth));
+  return depth;
+}
+
+}  // namespace
+
+AndersonAcceleration::AndersonAcceleration(const Array3& u_shape, int depth,
+                                           std::array<double, 4> scale, MPI_Comm comm)
+    : depth_(checked_depth(depth)),
+      size_(static_cast<long>(u_shape.size())),
+      block_(static_cast<long>(u_shape.extent(1) * u_shape.extent(2))),
+      rows_(static_cast<long>(u_shape.extent(1))),
+      ni_(static_cast<long>(u_shape.extent(2))),
+      comm_(comm),
+      x_("anderson_x", size_),
+      f_("anderson_f", size_),
+      g_previous_("anderson_g_previous", size_),
+      df_("anderson_df", depth_, size_),
+      dg_("anderson_dg", depth_, size_),
+      gram_(static_cast<std::size_t>(depth_ * depth_), 0.0) {
+  for (int k = 0; k < 4; ++k) root_weight_[k] = 1.0 / scale[k];
+  row_sums_ = RowSums("anderson_row_sums", rows_, 2 * kMaxDepth);
+  row_sums_host_ = Kokkos::create_mirror_view(row_sums_);
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  rows_of_rank_.assign(static_cast<std::size_t>(ranks), rows_);
+  if (ranks > 1) MPI_Allgather(&rows_, 1, MPI_LONG, rows_of_rank_.data(), 1, MPI_LONG, comm);
+  total_rows_ = 0;
+  for (int r = 0; r < ranks; ++r) {
+    counts_.push_back(static_cast<int>(rows_of_rank_[static_cast<std::size_t>(r)] * 2 * kMaxDepth));
+    offsets_.push_back(static_cast<int>(total_rows_ * 2 * kMaxDepth));
+    total_rows_ += rows_of_rank_[static_cast<std::size_t>(r)];
+  }
+  if (ranks > 1) all_row_sums_.resize(static_cast<std::size_t>(total_rows_ * 2 * kMaxDepth));
+}
+
+void AndersonAcceleration::remember(const Array3& u) { Kokkos::deep_copy(x_, Vector(flat(u))); }
+
+void AndersonAcceleration::clear() {
+  count_ = 0;
+  next_ = 0;
+  have_previous_ = false;
+}
+
+void AndersonAcceleration::reject(const Array3& u) {
+  Kokkos::deep_copy(Vector(flat(u)), g_previous_);
+  clear();
+}
+
+int AndersonAcceleration::accelerate(const Array3& u) {
+  const Vector g = flat(u);
+  const Vector x = x_, f = f_, g_prev = g_previous_;
+  const bool first = !have_previous_;
+  have_previous_ = true;
+  // One pass: f = G(U_k) − U_k (weighted), the newest differences into the oldest column, and
+  // f and G(U_k) kept for the next call (G(U_k), not the mixed iterate: reject() restores it).
+  const int c = next_;
+  const Columns df = df_, dg = dg_;
+  const long block = block_;
+  const double s0 = root_weight_[0], s1 = root_weight_[1], s2 = root_weight_[2],
+               s3 = root_weight_[3];
+  Kokkos::parallel_for(
+      "Anderson::differences", Range1(0, size_), KOKKOS_LAMBDA(long e) {
+        const long k = e / block;
+        const double fe = (g(e) - x(e)) * (k == 0 ? s0 : k == 1 ? s1 : k == 2 ? s2 : s3);
+        if (!first) {
+          df(c, e) = static_cast<float>(fe - f(e));
+          dg(c, e) = static_cast<float>(g(e) - g_prev(e));
+        }
+        f(e) = fe;
+        g_prev(e) = g(e);
+      });
+  if (first) return 0;
+  next_ = (next_ + 1) % depth_;
+  count_ = std::min(count_ + 1, depth_);
+  const int m = count_;
+
+  // One pass for the Gram matrix's new row ΔF_cᵀΔF_j and the right side ΔF_jᵀ f: per grid row
+  // (its 4 · ni entries in a fixed order, contiguous per column), then the rows of all ranks
+  // added in global row order, so N ranks get the one-rank sums and iterates bit for bit.
+  const long size = size_, ni = ni_, rows = rows_;
+  const float* const columns = df.data();  // row-major: column j starts at j · size
+  const double* const fs = f.data();
+  const RowSums row_sums = row_sums_;
+  Kokkos::parallel_for(
+      "Anderson::products", Range1(0, rows), KOKKOS_LAMBDA(long row) {
+        const float* const newest = columns + c * size;
+        for (int j = 0; j < m; ++j) {
+          const float* const column = columns + j * size;
+          double a = 0, b = 0;
+          for (int k = 0; k < 4; ++k)
+            for (long e = (k * rows + row) * ni, end = e + ni; e < end; ++e) {
+              a += static_cast<double>(newest[e]) * column[e];
+              b += fs[e] * static_cast<double>(column[e]);
+            }
+          row_sums(row, j) = a;
+          row_sums(row, kMaxDepth + j) = b;
+        }
+      });
+  Kokkos::deep_copy(row_sums_host_, row_sums_);
+  const double* all = row_sums_host_.data();
+  if (rows_of_rank_.size() > 1) {
+    MPI_Allgatherv(row_sums_host_.data(), static_cast<int>(row_sums_host_.size()), MPI_DOUBLE,
+                   all_row_sums_.data(), counts_.data(), offsets_.data(), MPI_DOUBLE, comm_);
+    all = all_row_sums_.data();
+  }
+  double sums[2 * kMaxDepth] = {};
+  for (long row = 0; row < total_rows_; ++row)
+    for (int j = 0; j < m; ++j) {
+      sums[j] += all[row * 2 * kMaxDepth + j];
+      sums[kMaxDepth + j] += all[row * 2 * kMaxDepth + kMaxDepth + j];
+    }
+  for (int j = 0; j < m; ++j) {
+    gram_[static_cast<std::size_t>(c * depth_ + j)] = sums[j];
+    gram_[static_cast<std::size_t>(j * depth_ + c)] = sums[j];
+  }
+  // Normal equations (ΔFᵀΔF) γ = ΔFᵀ f by LAPACK's least squares with an SVD cut-off, as
+  // SNESNGMRES: nearly parallel columns are dropped instead of amplified.
+  std::vector<double> a(static_cast<std::size_t>(m * m)), b(static_cast<std::size_t>(m));
+  for (int i = 0; i < m; ++i) {
+    b[static_cast<std::size_t>(i)] = sums[kMaxDepth + i];
+    for (int j = 0; j < m; ++j)
+      a[static_cast<std::size_t>(j * m + i)] = gram_[static_cast<std::size_t>(i * depth_ + j)];
+  }
+  PetscBLASInt n = m, nrhs = 1, lda = m, ldb = m, rank = 0, info = 0;
+  PetscBLASInt lwork = 16 * m + 64;
+  std::vector<double> singular(static_cast<std::size_t>(m)), work(static_cast<std::size_t>(lwork));
+  const double rcond = 1e-12;
+  LAPACKgelss_(&n, &n, &nrhs, a.data(), &lda, b.data(), &ldb, singular.data(), &rcond, &rank,
+               work.data(), &lwork, &info);
+  if (info != 0) return 0;
+  SumN<kMaxDepth> gamma;
+  for (int i = 0; i < m; ++i) gamma.v[i] = b[static_cast<std::size_t>(i)];
+  const long chunks = (size_ + kChunk - 1) / kChunk;
+  const float* const updates = dg.data();
+  double* const out = g.data();
+  Kokkos::parallel_for(
+      "Anderson::mix", Range1(0, chunks), KOKKOS_LAMBDA(long chunk) {
+        const long begin = chunk * kChunk, end = begin + kChunk < size ? begin + kChunk : size;
+        for (int i = 0; i < m; ++i) {
+          const float* const column = updates + i * size;
+          const double weight = gamma.v[i];
+          for (long e = begin; e < end; ++e) out[e] -= weight * column[e];
+        }
+      });
+  return m;
+}
+
+}  // namespace surrox::solvers::airfoil
