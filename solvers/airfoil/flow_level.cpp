@@ -138,13 +138,18 @@ void FlowLevel::check_state(long iteration, double residual) const {
   auto yc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), geometry.yc);
   long wi = 0, wj = 0;
   double wv = INFINITY;
+  // How many cells are bad: a NaN spreads through the implicit sweeps within a cycle, so once
+  // it is in every cell the "worst" one is the first in storage order, not the origin.
+  double bad[2] = {0, static_cast<double>(nl * n)};  // bad cells, cells
   for (long j = 0; j < nl; ++j)
     for (long i = 0; i < n; ++i) {
       double v = std::min(h(0, j + 2, i), h(3, j + 2, i) / p_inf);
       if (!std::isfinite(h(0, j + 2, i) + h(1, j + 2, i) + h(2, j + 2, i) + h(3, j + 2, i)))
         v = -INFINITY;
+      if (!(v > 0)) bad[0] += 1;
       if (v < wv) wv = v, wi = i, wj = j;
     }
+  if (slab.ranks() > 1) MPI_Allreduce(MPI_IN_PLACE, bad, 2, MPI_DOUBLE, MPI_SUM, slab.comm());
   // The cell: i, global j, x, y, ρ, u, v, p/p∞, from the rank that holds the worst one.
   double cell[8] = {static_cast<double>(wi), static_cast<double>(slab.first_row() + wj),
                     xc(wj + 1, wi),          yc(wj + 1, wi),
@@ -160,10 +165,11 @@ void FlowLevel::check_state(long iteration, double residual) const {
   }
   throw Error(fmt::format(
       "the airfoil solver diverged at iteration {}: cell (i = {}, j = {}) at x = {:.4g}, y = "
-      "{:.4g} has ρ = {:.4g}, u = {:.4g}, v = {:.4g}, p/p∞ = {:.4g} (density residual {:.3e} of "
-      "the first); reduce solver.cfl, raise solver.cfl_ramp or use limiter minmod",
+      "{:.4g} has ρ = {:.4g}, u = {:.4g}, v = {:.4g}, p/p∞ = {:.4g} ({} of {} cells with ρ or p "
+      "not positive and finite; density residual {:.3e} of the first); reduce solver.cfl, raise "
+      "solver.cfl_ramp or use limiter minmod",
       iteration, static_cast<long>(cell[0]), static_cast<long>(cell[1]), cell[2], cell[3], cell[4],
-      cell[5], cell[6], cell[7], residual));
+      cell[5], cell[6], cell[7], static_cast<long>(bad[0]), static_cast<long>(bad[1]), residual));
 }
 
 }  // namespace surrox::solvers::airfoil

@@ -128,6 +128,8 @@ TEST(AirfoilSolver, DivergenceNamesTheIterationAndTheCell) {
     const std::string what = e.what();
     EXPECT_NE(what.find("diverged at iteration"), std::string::npos) << what;
     EXPECT_NE(what.find("cell (i = "), std::string::npos) << what;
+    // How far it spread: the count of bad cells among the grid's 32 × 16.
+    EXPECT_NE(what.find(" of 512 cells with ρ or p not positive"), std::string::npos) << what;
   }
 }
 
