@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <ctime>
 #include <optional>
@@ -25,8 +26,14 @@ namespace {
 constexpr const char* kSweepFormat = "surrox-sweep";
 constexpr std::int64_t kSweepFormatVersion = 1;
 
+// A number's whole text, but not one with a leading zero before a digit ("0012", "-01"): that
+// is a name (NACA digits), which the number would lose.
 bool parses_as_number(const std::string& text, double* value) {
   if (text.empty()) return false;
+  const std::size_t sign = text[0] == '-' || text[0] == '+' ? 1 : 0;
+  if (text.size() > sign + 1 && text[sign] == '0' &&
+      std::isdigit(static_cast<unsigned char>(text[sign + 1])))
+    return false;
   char* end = nullptr;
   const double parsed = std::strtod(text.c_str(), &end);
   if (end != text.c_str() + text.size()) return false;

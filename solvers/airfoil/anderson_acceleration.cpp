@@ -1,14 +1,16 @@
 #include "solvers/airfoil/anderson_acceleration.hpp"
 
-#include <petscsys.h>
-// petscsys.h first: petscblaslapack.h uses its types.
 #include <fmt/format.h>
-#include <petscblaslapack.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"
+
+// LAPACK by PETSc's names; petscsys.h first, for the types petscblaslapack.h uses.
+#include <petscsys.h>
+// (kept apart so that include sorting cannot reorder the two)
+#include <petscblaslapack.h>
 
 namespace surrox::solvers::airfoil {
 
@@ -17,8 +19,8 @@ namespace {
 using Flat = Kokkos::View<double*, Kokkos::LayoutRight, Kokkos::MemoryUnmanaged>;
 Flat flat(const Array3& u) { return Flat(u.data(), u.size()); }
 
-// Entries per work item of the products and the mix: long enough for vector loops over one
-// column, short enough for the chunk of f and ΔF_c to stay in cache while the columns pass.
+// Entries per work item of the combination: long enough for a vector loop over one column,
+// short enough for the chunk of G(U) to stay in cache while the columns pass.
 constexpr long kChunk = 512;
 
 int checked_depth(int depth) {
