@@ -17,6 +17,7 @@
 #include "solvers/airfoil/airfoil_solver.hpp"
 #include "solvers/airfoil/block_tridiagonal.hpp"
 #include "support/test_paths.hpp"
+#include "tests/airfoil/converged_run.hpp"
 #include "tests/airfoil/naca_test_grid.hpp"
 #include "tests/airfoil/test_grids.hpp"
 
@@ -112,36 +113,22 @@ TEST(LineImplicitAlgebra, RoeDissipationMatrixLinearisesRoesFlux) {
   }
 }
 
-struct LineOutcome {
-  long cycles;
-  double cl, cd;
-  bool converged;
-};
+using testing::ConvergedRun;
 
-LineOutcome converge_with(AirfoilParameters p, const std::string& smoother,
-                          const mesh::CurvilinearGrid& grid) {
+ConvergedRun converge_with(AirfoilParameters p, const std::string& smoother,
+                           const mesh::CurvilinearGrid& grid) {
   p.smoother = smoother;
   p.smoother_options.clear();
-  AirfoilSolver solver;
-  solver.initialize(p, grid);
-  while (!solver.finished()) solver.advance();
-  const Diagnostics d = solver.diagnostics();
-  return {solver.step(), d.at("cl"), d.at("cd"), d.at("converged") == 1.0};
+  return testing::converge(p, grid);
 }
 
 // `ratio`: the most line_implicit may take of LU-SGS's cycles (measured: Euler 110 / 497, laminar
 // 213 / 492).
 void expect_fewer_cycles_same_solution(const AirfoilParameters& p,
                                        const mesh::CurvilinearGrid& grid, double ratio) {
-  const LineOutcome lusgs = converge_with(p, "lusgs", grid),
-                    line = converge_with(p, "line_implicit", grid);
-  std::printf("cycles to 8 orders: lusgs %ld, line_implicit %ld; Cl %.9f / %.9f, Cd %.9f / %.9f\n",
-              lusgs.cycles, line.cycles, lusgs.cl, line.cl, lusgs.cd, line.cd);
-  ASSERT_TRUE(lusgs.converged);
-  ASSERT_TRUE(line.converged);
-  EXPECT_LT(line.cycles, ratio * lusgs.cycles);
-  EXPECT_NEAR(line.cl, lusgs.cl, 1e-6);
-  EXPECT_NEAR(line.cd, lusgs.cd, 1e-6);
+  testing::expect_fewer_cycles_same_solution("lusgs", converge_with(p, "lusgs", grid),
+                                             "line_implicit",
+                                             converge_with(p, "line_implicit", grid), ratio);
 }
 
 AirfoilParameters line_euler_case() {
@@ -161,13 +148,9 @@ TEST(LineImplicitConvergence, WCycleTakesFewerCyclesToTheSameSolution) {
   AirfoilParameters w = line_euler_case();
   w.multigrid_gamma = 2;
   const auto grid = naca0012_grid(2e-3);
-  const LineOutcome v_cycle = converge_with(line_euler_case(), "line_implicit", grid),
-                    w_cycle = converge_with(w, "line_implicit", grid);
-  std::printf("line_implicit cycles to 8 orders: V %ld, W %ld\n", v_cycle.cycles, w_cycle.cycles);
-  ASSERT_TRUE(w_cycle.converged);
-  EXPECT_LT(w_cycle.cycles, v_cycle.cycles);
-  EXPECT_NEAR(w_cycle.cl, v_cycle.cl, 1e-6);
-  EXPECT_NEAR(w_cycle.cd, v_cycle.cd, 1e-6);
+  testing::expect_fewer_cycles_same_solution(
+      "V-cycle", converge_with(line_euler_case(), "line_implicit", grid), "W-cycle",
+      converge_with(w, "line_implicit", grid), 1.0);
 }
 
 TEST(LineImplicitConvergence, LaminarInFewerCyclesThanLusgs) {

