@@ -90,7 +90,7 @@ Schema acceleration_schema() {
       "converged solution is the same. docs/validation/airfoil.md, \"Anderson acceleration\"");
   s.integer("depth",
             "cycles' differences kept (0: off); default 12 for euler and navier_stokes, 0 for "
-            "rans (with the loosely coupled ν̃ step it took more cycles: NACA 0012 1568 → 1952)")
+            "rans (it took more cycles to the NACA 0012 RANS case's Cauchy stop: 1568 → 2193)")
       .at_least(0)
       .at_most(AndersonAcceleration::kMaxDepth)
       .optional();

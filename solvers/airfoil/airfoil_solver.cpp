@@ -72,10 +72,15 @@ void AirfoilSolver::initialize(const AirfoilParameters& parameters,
   f.circulation = 0;
   f.set_freestream();
   acceleration_.reset();
-  if (p_.acceleration_depth > 0)
+  if (p_.acceleration_depth > 0) {
+    // The accelerated state: U, and with RANS ν̃ too (its step is part of the cycle's map), in
+    // the free stream's magnitudes (ν̃ where it matters: a boundary layer's, ~10³ ν̃∞).
+    std::vector<double> scale{1, 1, 1, p_inf_ / (kGamma - 1) + 0.5};
+    if (f.turbulent) scale.push_back(1e3 * f.nu_tilde_inf);
+    accelerated_state_ = f.turbulent ? Array3("accelerated_state", 5, nl_, ni_) : f.u;
     acceleration_ = std::make_unique<AndersonAcceleration>(
-        f.u, static_cast<int>(p_.acceleration_depth),
-        std::array<double, 4>{1, 1, 1, p_inf_ / (kGamma - 1) + 0.5}, f.slab.comm());
+        accelerated_state_, static_cast<int>(p_.acceleration_depth), scale, f.slab.comm());
+  }
   reset_history();
   // The residual reference: the impulsive start from the free stream on this grid. Warm starts
   // keep it, so a good initial field needs fewer iterations to the same absolute level.
@@ -232,8 +237,8 @@ StepReport AirfoilSolver::advance() {
       turbulence_first_residual_ =
           f.turbulence->absolute_residual() > 0 ? f.turbulence->absolute_residual() : 1e-300;
   }
-  // Anderson acceleration of the cycle, once past the ramp and the start-up transient; a
-  // residual that grows well above its lowest clears the history.
+  // Anderson acceleration of the cycle (with ν̃'s step, RANS), once past the ramp and the
+  // start-up transient; a residual that grows well above its lowest clears the history.
   const bool accelerate =
       acceleration_ && iteration_ >= p_.cfl_ramp && relative_residual_[0] <= p_.acceleration_start;
   if (accelerate) {
@@ -241,26 +246,47 @@ StepReport AirfoilSolver::advance() {
     if (relative_residual_[0] > p_.acceleration_restart * acceleration_lowest_)
       acceleration_->clear();
     acceleration_lowest_ = std::min(acceleration_lowest_, relative_residual_[0]);
-    acceleration_->remember(f.u);
+    pack_accelerated_state();
+    acceleration_->remember(accelerated_state_);
   } else if (acceleration_) {
     acceleration_->clear();
   }
   f.smooth(cfl, iteration_, relative_residual_[0]);
   coarse_grid_correction(flow_levels_, 0, cfl, iteration_, relative_residual_[0]);
+  if (f.turbulent) f.turbulence->smooth(f);
   if (accelerate) {
     ScopedPhase phase(f.phase_seconds, "acceleration");
-    if (acceleration_->accelerate(f.u) > 0) {
-      f.update_primitives();
+    pack_accelerated_state();
+    if (acceleration_->accelerate(accelerated_state_) > 0) {
+      unpack_accelerated_state();
       // Not admissible (ρ or p ≤ 0): keep the cycle's own iterate.
       if (!(f.worst_state() > 0)) {
-        acceleration_->reject(f.u);
-        f.update_primitives();
+        acceleration_->reject(accelerated_state_);
+        unpack_accelerated_state();
       }
     }
   }
-  if (f.turbulent) f.turbulence->smooth(f);
   ++iteration_;
   return {iteration_, static_cast<double>(iteration_), 1.0};
+}
+
+void AirfoilSolver::pack_accelerated_state() {
+  FlowLevel& f = fine();
+  if (!f.turbulent) return;  // the state is U itself
+  Kokkos::deep_copy(Kokkos::subview(accelerated_state_, Rows(0, 4), Kokkos::ALL, Kokkos::ALL), f.u);
+  Kokkos::deep_copy(Kokkos::subview(accelerated_state_, 4, Kokkos::ALL, Kokkos::ALL),
+                    Kokkos::subview(f.nu_tilde, 0, Rows(2, nl_ + 2), Kokkos::ALL));
+}
+
+void AirfoilSolver::unpack_accelerated_state() {
+  FlowLevel& f = fine();
+  if (f.turbulent) {
+    Kokkos::deep_copy(f.u,
+                      Kokkos::subview(accelerated_state_, Rows(0, 4), Kokkos::ALL, Kokkos::ALL));
+    Kokkos::deep_copy(Kokkos::subview(f.nu_tilde, 0, Rows(2, nl_ + 2), Kokkos::ALL),
+                      Kokkos::subview(accelerated_state_, 4, Kokkos::ALL, Kokkos::ALL));
+  }
+  f.update_primitives();
 }
 
 bool AirfoilSolver::converged() const {

@@ -180,7 +180,11 @@ class AirfoilSolver final : public SteadyFlowSolver {
   double chord_ = 1, p_inf_ = 0;
   std::map<std::string, double> shape_;  // thickness and camber of a case-file airfoil
 
-  std::vector<FlowLevel> flow_levels_;                  // the multigrid levels, [0] the finest
+  std::vector<FlowLevel> flow_levels_;  // the multigrid levels, [0] the finest
+  // The state the acceleration sees: U itself, or with RANS U and ν̃'s rows packed (5, nl, ni).
+  void pack_accelerated_state();
+  void unpack_accelerated_state();  // and W from U
+  Array3 accelerated_state_;
   std::unique_ptr<AndersonAcceleration> acceleration_;  // when acceleration_depth > 0
   double acceleration_lowest_ = INFINITY;  // the lowest residual since the acceleration started
 

@@ -33,7 +33,7 @@ int checked_depth(int depth) {
 }  // namespace
 
 AndersonAcceleration::AndersonAcceleration(const Array3& u_shape, int depth,
-                                           std::array<double, 4> scale, MPI_Comm comm)
+                                           const std::vector<double>& scale, MPI_Comm comm)
     : depth_(checked_depth(depth)),
       size_(static_cast<long>(u_shape.size())),
       block_(static_cast<long>(u_shape.extent(1) * u_shape.extent(2))),
@@ -46,7 +46,11 @@ AndersonAcceleration::AndersonAcceleration(const Array3& u_shape, int depth,
       df_("anderson_df", depth_, size_),
       dg_("anderson_dg", depth_, size_),
       gram_(static_cast<std::size_t>(depth_ * depth_), 0.0) {
-  for (int k = 0; k < 4; ++k) root_weight_[k] = 1.0 / scale[k];
+  variables_ = static_cast<int>(u_shape.extent(0));
+  if (variables_ > kMaxVariables || scale.size() != static_cast<std::size_t>(variables_))
+    throw Error(fmt::format("Anderson acceleration: {} variables and {} scales (at most {})",
+                            variables_, scale.size(), kMaxVariables));
+  for (int k = 0; k < variables_; ++k) root_weight_.v[k] = 1.0 / scale[static_cast<std::size_t>(k)];
   row_sums_ = RowSums("anderson_row_sums", rows_, 2 * kMaxDepth);
   row_sums_host_ = Kokkos::create_mirror_view(row_sums_);
   int ranks = 1;
@@ -85,12 +89,11 @@ int AndersonAcceleration::accelerate(const Array3& u) {
   const int c = next_;
   const Columns df = df_, dg = dg_;
   const long block = block_;
-  const double s0 = root_weight_[0], s1 = root_weight_[1], s2 = root_weight_[2],
-               s3 = root_weight_[3];
+  const SumN<kMaxVariables> weight = root_weight_;
   Kokkos::parallel_for(
       "Anderson::differences", Range1(0, size_), KOKKOS_LAMBDA(long e) {
         const long k = e / block;
-        const double fe = (g(e) - x(e)) * (k == 0 ? s0 : k == 1 ? s1 : k == 2 ? s2 : s3);
+        const double fe = (g(e) - x(e)) * weight.v[k];
         if (!first) {
           df(c, e) = static_cast<float>(fe - f(e));
           dg(c, e) = static_cast<float>(g(e) - g_prev(e));
@@ -104,9 +107,10 @@ int AndersonAcceleration::accelerate(const Array3& u) {
   const int m = count_;
 
   // One pass for the Gram matrix's new row ΔF_cᵀΔF_j and the right side ΔF_jᵀ f: per grid row
-  // (its 4 · ni entries in a fixed order, contiguous per column), then the rows of all ranks
-  // added in global row order, so N ranks get the one-rank sums and iterates bit for bit.
+  // (its variables × ni entries in a fixed order, contiguous per column), then the rows of all
+  // ranks added in global row order, so N ranks get the one-rank sums and iterates bit for bit.
   const long size = size_, ni = ni_, rows = rows_;
+  const int variables = variables_;
   const float* const columns = df.data();  // row-major: column j starts at j · size
   const double* const fs = f.data();
   const RowSums row_sums = row_sums_;
@@ -116,7 +120,7 @@ int AndersonAcceleration::accelerate(const Array3& u) {
         for (int j = 0; j < m; ++j) {
           const float* const column = columns + j * size;
           double a = 0, b = 0;
-          for (int k = 0; k < 4; ++k)
+          for (int k = 0; k < variables; ++k)
             for (long e = (k * rows + row) * ni, end = e + ni; e < end; ++e) {
               a += static_cast<double>(newest[e]) * column[e];
               b += fs[e] * static_cast<double>(column[e]);

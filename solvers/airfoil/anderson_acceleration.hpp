@@ -15,7 +15,7 @@
 // matrix, as SNESNGMRES does.
 //
 // The vectors are the solver's own Kokkos arrays (any memory space); the inner products weight
-// each conservative variable by 1/scale² (the free stream's magnitude) and are summed per grid
+// each variable by 1/scale² (the free stream's magnitude) and are summed per grid
 // row, the rows of all ranks of `comm` added in global row order (the slabs are rows in rank
 // order), so N ranks take the one-rank path bit for bit.
 #include <mpi.h>
@@ -30,9 +30,10 @@ namespace surrox::solvers::airfoil {
 class AndersonAcceleration {
  public:
   static constexpr int kMaxDepth = 32;
-  // `u_shape`: the (4, rows, ni) state this rank owns; 1 ≤ `depth` ≤ kMaxDepth differences
-  // kept (InputError otherwise).
-  AndersonAcceleration(const Array3& u_shape, int depth, std::array<double, 4> scale,
+  static constexpr int kMaxVariables = 8;
+  // `u_shape`: the (variables, rows, ni) state this rank owns, `scale` a magnitude per variable
+  // (at most kMaxVariables); 1 ≤ `depth` ≤ kMaxDepth differences kept (InputError otherwise).
+  AndersonAcceleration(const Array3& u_shape, int depth, const std::vector<double>& scale,
                        MPI_Comm comm);
 
   // Before a cycle: remember U_k.
@@ -57,9 +58,10 @@ class AndersonAcceleration {
   using RowSums = Kokkos::View<double**, Kokkos::LayoutRight>;
 
   int depth_;
-  long size_, block_;                  // entries, entries per variable
-  long rows_, ni_;                     // this rank's grid rows, cells per row
-  std::array<double, 4> root_weight_;  // 1/scale: f and ΔF are stored weighted
+  long size_, block_;                // entries, entries per variable
+  long rows_, ni_;                   // this rank's grid rows, cells per row
+  SumN<kMaxVariables> root_weight_;  // 1/scale: f and ΔF are stored weighted
+  int variables_;
   MPI_Comm comm_;
   Vector x_, f_, g_previous_;  // U_k; the last f (weighted) and G(U)
   Columns df_, dg_;

@@ -82,7 +82,7 @@ double error_after(const LinearMap& map, int steps, int depth) {
   Array3 u("u", 4, 2, 2);
   std::unique_ptr<AndersonAcceleration> anderson;
   if (depth > 0)
-    anderson = std::make_unique<AndersonAcceleration>(u, depth, std::array<double, 4>{1, 1, 1, 7},
+    anderson = std::make_unique<AndersonAcceleration>(u, depth, std::vector<double>{1, 1, 1, 7},
                                                       MPI_COMM_SELF);
   for (int s = 0; s < steps; ++s) {
     if (anderson) anderson->remember(u);
