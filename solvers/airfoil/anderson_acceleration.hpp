@@ -15,12 +15,11 @@
 // matrix, as SNESNGMRES does.
 //
 // The vectors are the solver's own Kokkos arrays (any memory space); the inner products weight
-// each variable by 1/scale² (the free stream's magnitude) and are summed per grid
-// row, the rows of all ranks of `comm` added in global row order (the slabs are rows in rank
-// order), so N ranks take the one-rank path bit for bit.
+// each variable by 1/scale² (its free-stream magnitude) and are summed per grid row, the rows
+// of all ranks of `comm` added in global row order (the slabs are rows in rank order), so N
+// ranks take the one-rank path bit for bit.
 #include <mpi.h>
 
-#include <array>
 #include <vector>
 
 #include "solvers/airfoil/views.hpp"
