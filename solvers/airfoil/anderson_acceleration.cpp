@@ -23,6 +23,9 @@ Flat flat(const Array3& u) { return Flat(u.data(), u.size()); }
 // short enough for the chunk of G(U) to stay in cache while the columns pass.
 constexpr long kChunk = 512;
 
+// Partial sums per inner product (see Anderson::products).
+constexpr int kLanes = 8;
+
 int checked_depth(int depth) {
   if (depth < 1 || depth > AndersonAcceleration::kMaxDepth)
     throw InputError(fmt::format("acceleration depth {} out of range; allowed: [1, {}]", depth,
@@ -90,9 +93,10 @@ int AndersonAcceleration::accelerate(const Array3& u) {
   const Columns df = df_, dg = dg_;
   const long block = block_;
   const SumN<kMaxVariables> weight = root_weight_;
+  // Two-dimensional, so that no entry pays an integer division for its variable.
   Kokkos::parallel_for(
-      "Anderson::differences", Range1(0, size_), KOKKOS_LAMBDA(long e) {
-        const long k = e / block;
+      "Anderson::differences", Range2({0, 0}, {variables_, block}), KOKKOS_LAMBDA(long k, long n) {
+        const long e = k * block + n;
         const double fe = (g(e) - x(e)) * weight.v[k];
         if (!first) {
           df(c, e) = static_cast<float>(fe - f(e));
@@ -114,19 +118,34 @@ int AndersonAcceleration::accelerate(const Array3& u) {
   const float* const columns = df.data();  // row-major: column j starts at j · size
   const double* const fs = f.data();
   const RowSums row_sums = row_sums_;
+  // Each sum in kLanes partial sums (a row's n-th entry into lane n mod kLanes), added in order at
+  // the end: independent chains the compiler can vectorise instead of one chain of dependent
+  // additions, and still the same operands in the same order on any number of ranks.
   Kokkos::parallel_for(
       "Anderson::products", Range1(0, rows), KOKKOS_LAMBDA(long row) {
         const float* const newest = columns + c * size;
         for (int j = 0; j < m; ++j) {
           const float* const column = columns + j * size;
-          double a = 0, b = 0;
-          for (int k = 0; k < variables; ++k)
-            for (long e = (k * rows + row) * ni, end = e + ni; e < end; ++e) {
-              a += static_cast<double>(newest[e]) * column[e];
-              b += fs[e] * static_cast<double>(column[e]);
+          double a[kLanes] = {}, b[kLanes] = {};
+          for (int k = 0; k < variables; ++k) {
+            const long begin = (k * rows + row) * ni, end = begin + ni;
+            long e = begin;
+            for (; e + kLanes <= end; e += kLanes)
+              for (int l = 0; l < kLanes; ++l) {
+                const double cl = column[e + l];
+                a[l] += static_cast<double>(newest[e + l]) * cl;
+                b[l] += fs[e + l] * cl;
+              }
+            for (int l = 0; e < end; ++e, ++l) {
+              const double cl = column[e];
+              a[l] += static_cast<double>(newest[e]) * cl;
+              b[l] += fs[e] * cl;
             }
-          row_sums(row, j) = a;
-          row_sums(row, kMaxDepth + j) = b;
+          }
+          double sa = 0, sb = 0;
+          for (int l = 0; l < kLanes; ++l) sa += a[l], sb += b[l];
+          row_sums(row, j) = sa;
+          row_sums(row, kMaxDepth + j) = sb;
         }
       });
   Kokkos::deep_copy(row_sums_host_, row_sums_);

@@ -28,8 +28,8 @@ const SmootherRegistry& smoother_registry() {
     Schema line(
         "Line-implicit in the wall-normal direction: a block-tridiagonal solve along every line "
         "i = const with LU-SGS's operator (solver.lusgs_omega) linearised in j and the wall ghost "
-        "mirrored, symmetric Gauss–Seidel over the lines; N ranks give the one-rank iterates "
-        "(docs/validation/airfoil.md, \"Line-implicit smoothing\").");
+        "mirrored, symmetric Gauss–Seidel over the lines (docs/validation/airfoil.md, "
+        "\"Line-implicit smoothing\").");
     line.integer("sweeps", "symmetric Gauss–Seidel sweeps over the lines per smoothing step")
         .at_least(1)
         .at_most(8)
@@ -54,6 +54,15 @@ const SmootherRegistry& smoother_registry() {
               "with Roe's matrix: Harten's fix on its entropy and shear waves (δ/ĉ); negative "
               "(default): the residual's solver.linear_wave_fix")
         .fallback("-1");
+    line.integer("exact_across_ranks",
+                 "lines that cross MPI ranks: 0 (default) cut at the ranks' edges, each rank "
+                 "solving its piece with the other rank's edge update of the pass before (no "
+                 "waiting; 1–11 % more cycles on 2 ranks, a third less wall time); 1 solved "
+                 "whole, the elimination running over the ranks in turn (N ranks give the "
+                 "one-rank iterates bit for bit, the ranks wait for each other line by line)")
+        .at_least(0)
+        .at_most(1)
+        .fallback("0");
     r.add(
         "line_implicit",
         {[](const FlowLevel& level) { return std::make_unique<LineImplicitSmoother>(level); }, line,
