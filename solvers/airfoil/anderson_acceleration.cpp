@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "io/hdf5_checkpoint.hpp"
 
 // LAPACK by PETSc's names; petscsys.h first, for the types petscblaslapack.h uses.
 #include <petscsys.h>
@@ -195,6 +196,66 @@ int AndersonAcceleration::accelerate(const Array3& u) {
         }
       });
   return m;
+}
+
+void AndersonAcceleration::save(io::Hdf5Checkpoint& checkpoint, const std::string& prefix) const {
+  if (!have_previous_) return;
+  checkpoint.scalars[prefix + "depth"] = depth_;
+  checkpoint.scalars[prefix + "count"] = count_;
+  checkpoint.scalars[prefix + "next"] = next_;
+  // Per entry: f and G(U_k), then the count_ stored columns of ΔF and of ΔG (single precision,
+  // exact in double). Not U_k: the next cycle remembers its own before it accelerates.
+  const auto f = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f_);
+  const auto g = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g_previous_);
+  const auto df = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), df_);
+  const auto dg = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dg_);
+  io::HostArray history("Anderson::history", static_cast<std::size_t>(size_),
+                        static_cast<std::size_t>(2 + 2 * count_));
+  for (long e = 0; e < size_; ++e) {
+    history(e, 0) = f(e), history(e, 1) = g(e);
+    for (int j = 0; j < count_; ++j)
+      history(e, 2 + j) = df(j, e), history(e, 2 + count_ + j) = dg(j, e);
+  }
+  checkpoint.arrays.push_back({prefix + "history", history});
+  io::HostArray gram("Anderson::gram", 1, gram_.size());  // the same on every rank
+  for (std::size_t n = 0; n < gram_.size(); ++n) gram(0, n) = gram_[n];
+  checkpoint.arrays.push_back({prefix + "gram", gram});
+}
+
+bool AndersonAcceleration::load(const io::Hdf5Checkpoint& checkpoint, const std::string& prefix) {
+  clear();
+  const io::NamedArray *history = nullptr, *gram = nullptr;
+  for (const auto& a : checkpoint.arrays) {
+    if (a.name == prefix + "history") history = &a;
+    if (a.name == prefix + "gram") gram = &a;
+  }
+  const auto scalar = [&](const char* name) {
+    const auto s = checkpoint.scalars.find(prefix + name);
+    return s == checkpoint.scalars.end() ? -1.0 : s->second;
+  };
+  const int count = static_cast<int>(scalar("count")), next = static_cast<int>(scalar("next"));
+  int fits = history && gram && scalar("depth") == depth_ && count >= 0 && count <= depth_ &&
+             next >= 0 && next < depth_ && static_cast<long>(history->tuples()) == size_ &&
+             static_cast<int>(history->components()) == 2 + 2 * count &&
+             gram->components() == gram_.size();
+  if (rows_of_rank_.size() > 1) MPI_Allreduce(MPI_IN_PLACE, &fits, 1, MPI_INT, MPI_MIN, comm_);
+  if (!fits) return false;
+  auto f = Kokkos::create_mirror_view(f_), g = Kokkos::create_mirror_view(g_previous_);
+  auto df = Kokkos::create_mirror_view(df_), dg = Kokkos::create_mirror_view(dg_);
+  const auto& h = history->values;
+  for (long e = 0; e < size_; ++e) {
+    f(e) = h(e, 0), g(e) = h(e, 1);
+    for (int j = 0; j < count; ++j)
+      df(j, e) = static_cast<float>(h(e, 2 + j)),
+            dg(j, e) = static_cast<float>(h(e, 2 + count + j));
+  }
+  Kokkos::deep_copy(f_, f), Kokkos::deep_copy(g_previous_, g);
+  Kokkos::deep_copy(df_, df), Kokkos::deep_copy(dg_, dg);
+  for (std::size_t n = 0; n < gram_.size(); ++n) gram_[n] = gram->values(0, n);
+  count_ = count;
+  next_ = next;
+  have_previous_ = true;
+  return true;
 }
 
 }  // namespace surrox::solvers::airfoil

@@ -20,9 +20,14 @@
 // ranks take the one-rank path bit for bit.
 #include <mpi.h>
 
+#include <string>
 #include <vector>
 
 #include "solvers/airfoil/views.hpp"
+
+namespace surrox::io {
+class Hdf5Checkpoint;
+}
 
 namespace surrox::solvers::airfoil {
 
@@ -45,6 +50,13 @@ class AndersonAcceleration {
   // The accelerated iterate was not admissible: u ← G(U_k) of the last accelerate(), and clear().
   void reject(const Array3& u);
   int depth() const { return depth_; }
+
+  // Checkpoints: this rank's history as arrays and its counters as scalars, names beginning
+  // with `prefix`, so that a restart continues bit for bit; nothing while the history is empty.
+  // load() restores what save() wrote and returns true; with no history in the checkpoint, or
+  // one of another depth or slab, it clears and returns false. Collective over the ranks.
+  void save(io::Hdf5Checkpoint& checkpoint, const std::string& prefix) const;
+  bool load(const io::Hdf5Checkpoint& checkpoint, const std::string& prefix);
 
  private:
   using Vector = Kokkos::View<double*, Kokkos::LayoutRight>;
