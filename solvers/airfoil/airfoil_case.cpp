@@ -100,7 +100,10 @@ Schema acceleration_schema() {
       .above(0)
       .at_most(1)
       .fallback("1");
-  s.real("restart", "a residual this many times its lowest since the start clears the history")
+  s.real("restart",
+         "a residual this many times its lowest since the history began clears the history "
+         "(counted in summary.json's acceleration_restarts; mixed iterates with ρ or p ≤ 0, "
+         "replaced by the cycle's own, in acceleration_rejects)")
       .above(1)
       .fallback("10");
   return s;

@@ -52,6 +52,10 @@ void AirfoilSolver::save_state(io::Hdf5Checkpoint& checkpoint) const {
   // The acceleration's history, so a restart continues bit for bit; not in a converged run's
   // checkpoint (2 · depth + 2 state-sized arrays, ~29 MB at 256 × 128 and depth 12, which a
   // warm start or a later analysis does not need).
+  if (acceleration_) {
+    checkpoint.scalars["acceleration_restarts"] = static_cast<double>(acceleration_restarts_);
+    checkpoint.scalars["acceleration_rejects"] = static_cast<double>(acceleration_rejects_);
+  }
   if (acceleration_ && !converged()) {
     acceleration_->save(checkpoint, "acceleration_");
     checkpoint.scalars["acceleration_lowest"] = acceleration_lowest_;
@@ -152,6 +156,11 @@ void AirfoilSolver::load_state(const io::Hdf5Checkpoint& checkpoint) {
   acceleration_lowest_ = INFINITY;
   if (acceleration_ && acceleration_->load(checkpoint, "acceleration_"))
     acceleration_lowest_ = checkpoint.scalar("acceleration_lowest");
+  acceleration_restarts_ = acceleration_rejects_ = 0;
+  for (auto [name, count] : {std::pair{"acceleration_restarts", &acceleration_restarts_},
+                             std::pair{"acceleration_rejects", &acceleration_rejects_}})
+    if (const auto s = checkpoint.scalars.find(name); s != checkpoint.scalars.end())
+      *count = static_cast<long>(s->second);
   f.check_state(iteration_, relative_residual_[0]);
 }
 

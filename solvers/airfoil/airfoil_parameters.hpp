@@ -60,10 +60,10 @@ struct AirfoilParameters {
   // Anderson acceleration of the cycle (anderson_acceleration.hpp): the differences kept (0:
   // off), the relative density residual below which it starts (after the CFL ramp), and the
   // growth of the residual over its lowest since the start that clears the history. Case files
-  // default to depth 12 (0 for rans) and start 1 (the schema); the C++ defaults are what the C++
-  // tests pin.
+  // default to depth 12 (0 for rans, the schema); the C++ default is off, the path the C++ tests
+  // pin.
   long acceleration_depth = 0;
-  double acceleration_start = 1e-2;
+  double acceleration_start = 1;
   double acceleration_restart = 10;
   InnerBoundary inner = InnerBoundary::kWall;
   RankCoupling lusgs_ranks = RankCoupling::kPipelined;

@@ -95,6 +95,7 @@ void AirfoilSolver::reset_history() {
   iteration_ = 0;
   if (acceleration_) acceleration_->clear();
   acceleration_lowest_ = INFINITY;
+  acceleration_restarts_ = acceleration_rejects_ = 0;
   cauchy_.reset();
   fine().absolute_residual = {0, 0, 0, 0};
   relative_residual_ = {1, 1, 1, 1};
@@ -243,8 +244,11 @@ StepReport AirfoilSolver::advance() {
       acceleration_ && iteration_ >= p_.cfl_ramp && relative_residual_[0] <= p_.acceleration_start;
   if (accelerate) {
     ScopedPhase phase(f.phase_seconds, "acceleration");
-    if (relative_residual_[0] > p_.acceleration_restart * acceleration_lowest_)
+    if (relative_residual_[0] > p_.acceleration_restart * acceleration_lowest_) {
       acceleration_->clear();
+      ++acceleration_restarts_;
+      acceleration_lowest_ = relative_residual_[0];  // a new history, a new lowest
+    }
     acceleration_lowest_ = std::min(acceleration_lowest_, relative_residual_[0]);
     pack_accelerated_state();
     acceleration_->remember(accelerated_state_);
@@ -261,6 +265,7 @@ StepReport AirfoilSolver::advance() {
       unpack_accelerated_state();
       // Not admissible (ρ or p ≤ 0): keep the cycle's own iterate.
       if (!(f.worst_state() > 0)) {
+        ++acceleration_rejects_;
         acceleration_->reject(accelerated_state_);
         unpack_accelerated_state();
       }
@@ -345,6 +350,10 @@ Diagnostics AirfoilSolver::diagnostics() const {
   d["residual_orders"] = relative_residual_[0] > 0 ? -std::log10(relative_residual_[0]) : 0.0;
   if (fine().turbulent && turbulence_first_residual_ > 0)
     d["res_nu_tilde"] = fine().turbulence->absolute_residual() / turbulence_first_residual_;
+  if (acceleration_) {
+    d["acceleration_restarts"] = static_cast<double>(acceleration_restarts_);
+    d["acceleration_rejects"] = static_cast<double>(acceleration_rejects_);
+  }
   d["mach"] = p_.mach;
   d["multigrid_levels"] = levels_;
   d["alpha_deg"] = p_.alpha_deg;

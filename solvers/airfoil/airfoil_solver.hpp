@@ -186,7 +186,9 @@ class AirfoilSolver final : public SteadyFlowSolver {
   void unpack_accelerated_state();  // and W from U
   Array3 accelerated_state_;
   std::unique_ptr<AndersonAcceleration> acceleration_;  // when acceleration_depth > 0
-  double acceleration_lowest_ = INFINITY;  // the lowest residual since the acceleration started
+  double acceleration_lowest_ = INFINITY;  // the lowest residual since the history began
+  // Histories cleared by the restart criterion, and mixed iterates rejected (ρ or p ≤ 0).
+  long acceleration_restarts_ = 0, acceleration_rejects_ = 0;
 
   long iteration_ = 0;
   std::array<double, 4> first_residual_{0, 0, 0, 0};
