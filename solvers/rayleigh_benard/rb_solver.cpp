@@ -298,16 +298,17 @@ void RayleighBenardSolver<dim>::check_finite() const {
         if (!(fabs(s) < INFINITY) && cell > last) last = cell;
       },
       Kokkos::Max<long>(where));
-  // Report a non-finite owned cell in global indices (every rank checks its own).
-  long local_cell[3] = {-1, -1, -1};
+  // Report a non-finite owned cell in global indices (every rank checks its own): one global
+  // linear index reduced over the ranks, so that the three indices name one cell of one rank.
+  long local_global = -1;
   if (where >= 0) {
-    local_cell[0] = zs_ + where / (xm_ * ym_);
-    local_cell[1] = ys_ + (where / xm_) % ym_;
-    local_cell[2] = xs_ + where % xm_;
+    const long k = zs_ + where / (xm_ * ym_), j = ys_ + (where / xm_) % ym_, i = xs_ + where % xm_;
+    local_global = (k * ny_ + j) * nx_ + i;
   }
-  long cell[3];
-  MPI_Allreduce(local_cell, cell, 3, MPI_LONG, MPI_MAX, comm_);
-  if (cell[0] < 0 && cell[2] < 0) return;
+  long global = -1;
+  MPI_Allreduce(&local_global, &global, 1, MPI_LONG, MPI_MAX, comm_);
+  if (global < 0) return;
+  const long cell[3] = {global / (nx_ * ny_), (global / nx_) % ny_, global % nx_};
   const double x = (cell[2] + 0.5) * hx_, z = zc_global_[std::max(0L, cell[0])];
   const std::string where_text =
       dim == 3 ? fmt::format(
