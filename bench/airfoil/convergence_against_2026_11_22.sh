@@ -8,7 +8,8 @@
 #   REPETITIONS  default 3 (medians of the wall times; cycles are deterministic)
 # Environment: WORK (scratch folder, default /tmp/surrox-bench-convergence, emptied first),
 #   MPIRUN (default "mpirun --allow-run-as-root --oversubscribe"), EXTRA (more --set options
-#   for the new runs, e.g. "--set solver.acceleration.depth=0").
+#   for the new runs, e.g. "--set solver.acceleration.depth=0"), CASES (the case names, default
+#   "naca0012_euler joukowski_euler naca0012_laminar").
 #
 # The 2026-11-22 solver is today's with its settings of that day: LU-SGS with the frozen wall
 # ghost (smoother {type: lusgs, wall_mirror: 0}), the one-sided coarse-grid correction at the
@@ -47,7 +48,7 @@ median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[
 
 printf '%-18s %5s %16s %22s %8s %8s %12s %12s\n' case ranks "cycles old->new" "wall old->new (s)" \
   cycles wall "dCl" "dCd"
-for case in naca0012_euler joukowski_euler naca0012_laminar; do
+for case in ${CASES:-naca0012_euler joukowski_euler naca0012_laminar}; do
   for ranks in 1 2; do
     read -r c_old w_old cl_old cd_old < <(run "${case}_old_$ranks" "$ranks" \
       "$ROOT/cases/airfoil/$case.yaml" "${OLD[@]}")
