@@ -50,7 +50,7 @@ void AirfoilSolver::save_state(io::Hdf5Checkpoint& checkpoint) const {
     checkpoint.arrays.push_back({"cauchy", history});
   }
   // The acceleration's history, so a restart continues bit for bit; not in a converged run's
-  // checkpoint (2 · depth + 2 state-sized arrays, ~29 MB at 256 × 128 and depth 12, which a
+  // checkpoint (2 · depth + 2 state-sized arrays, ~27 MB at 256 × 128 and depth 12, which a
   // warm start or a later analysis does not need).
   if (acceleration_) {
     checkpoint.scalars["acceleration_restarts"] = static_cast<double>(acceleration_restarts_);
