@@ -82,18 +82,8 @@ TEST(AirfoilLineImplicitMpi2, AndersonAccelerationEqualsOneRankBitwise) {
 // the one-rank solution (10 orders; Cl, Cd within 1e-7) in at most a quarter more cycles
 // (measured: 315 against 317), by other iterates than the whole lines'.
 TEST(AirfoilLineImplicitMpi2, CutLinesConvergeToTheOneRankSolution) {
-  AirfoilParameters p;
-  p.equations = Equations::kNavierStokes;
-  p.mach = 0.5;
-  p.alpha_deg = 1;
-  p.reynolds = 2000;
-  p.limiter = Limiter::kNone;
-  p.cfl = 1000;
-  p.cfl_ramp = 10;
-  p.max_iterations = 3000;
+  AirfoilParameters p = testing::laminar_naca0012_parameters();
   p.residual_drop = 1e-10;  // 10 orders: the two stops' scatter well inside the tolerance
-  p.smoother = "line_implicit";
-  p.multigrid_wall = MultigridWall::kMirror;
   const mesh::CurvilinearGrid grid = testing::naca0012_grid(5e-4);
   AirfoilParameters exact = p;
   exact.smoother_options["exact_across_ranks"] = 1;

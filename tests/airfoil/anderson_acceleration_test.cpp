@@ -136,17 +136,7 @@ TEST(AndersonAcceleration, DepthOutOfRangeIsAnInputError) {
 }
 
 AirfoilParameters laminar_parameters(long depth) {
-  AirfoilParameters p;
-  p.equations = Equations::kNavierStokes;
-  p.mach = 0.5;
-  p.alpha_deg = 1;
-  p.reynolds = 2000;
-  p.limiter = Limiter::kNone;
-  p.cfl = 1000;
-  p.cfl_ramp = 10;
-  p.max_iterations = 3000;
-  p.smoother = "line_implicit";
-  p.multigrid_wall = MultigridWall::kMirror;
+  AirfoilParameters p = testing::laminar_naca0012_parameters();
   p.acceleration_depth = depth;
   return p;
 }
