@@ -3,7 +3,7 @@
 (docs/validation/airfoil.md, "Line-implicit smoothing"), from the monitor.csv of runs made with
   build/release/apps/surrox run cases/airfoil/CASE.yaml -o RUNS/CASE_line
   build/release/apps/surrox run cases/airfoil/CASE.yaml -o RUNS/CASE_lusgs \
-      --set solver.smoother.type=lusgs
+      --set 'solver.smoother={type: lusgs}'
 for CASE in naca0012_euler, joukowski_euler, naca0012_laminar.
 
 Usage: scripts/figures/airfoil_line_implicit.py RUNS [--out docs/validation/figures]

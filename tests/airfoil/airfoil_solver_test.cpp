@@ -246,7 +246,7 @@ TEST(AirfoilCli, InitialRestartWarmStartsFromACheckpoint) {
   // M 0.55; warm 125, docs/validation/airfoil.md); this test is of the restart itself.
   const std::string small =
       " --set solver.mesh.cells_around=64 --set solver.mesh.cells_normal=32 --set output.vtk=false"
-      " --set solver.smoother.type=lusgs";
+      " --set \"solver.smoother={type: lusgs}\"";
   const auto first = surrox::testing::scratch_dir() / "first",
              second = surrox::testing::scratch_dir() / "second";
   std::string out;
