@@ -79,9 +79,19 @@ const std::string& Hdf5Checkpoint::string(const std::string& name) const {
 }
 
 const NamedArray& Hdf5Checkpoint::array(const std::string& name) const {
-  for (const auto& a : arrays)
-    if (a.name == name) return a;
+  if (const NamedArray* a = find_array(name)) return *a;
   throw InputError("checkpoint has no array '" + name + "'");
+}
+
+double Hdf5Checkpoint::scalar_or(const std::string& name, double fallback) const {
+  const auto it = scalars.find(name);
+  return it == scalars.end() ? fallback : it->second;
+}
+
+const NamedArray* Hdf5Checkpoint::find_array(const std::string& name) const {
+  for (const auto& a : arrays)
+    if (a.name == name) return &a;
+  return nullptr;
 }
 
 void Hdf5Checkpoint::write(const std::filesystem::path& path, MPI_Comm comm) const {

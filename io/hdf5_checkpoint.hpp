@@ -25,6 +25,9 @@ class Hdf5Checkpoint {
   double scalar(const std::string& name) const;
   const std::string& string(const std::string& name) const;
   const NamedArray& array(const std::string& name) const;
+  // Optional entries: the scalar, or `fallback` where there is none; the array, or nullptr.
+  double scalar_or(const std::string& name, double fallback) const;
+  const NamedArray* find_array(const std::string& name) const;
 
   // Collective over `comm`. Writes "<path>.tmp-<pid of rank 0>" and renames it to `path` only
   // when complete: a failed write throws Error on every rank, removes the temporary file and

@@ -72,9 +72,9 @@ void AirfoilSolver::load_state(const io::Hdf5Checkpoint& checkpoint) {
   const long saved_i = static_cast<long>(checkpoint.scalar("cells_i"));
   const long saved_j = static_cast<long>(checkpoint.scalar("cells_j"));
   long first = 0, rows = saved_j;
-  for (const auto& s : checkpoint.arrays)
-    if (s.name == "slab" && s.tuples() == 1 && s.components() == 2)
-      first = static_cast<long>(s.values(0, 0)), rows = static_cast<long>(s.values(0, 1));
+  if (const io::NamedArray* s = checkpoint.find_array("slab");
+      s && s->tuples() == 1 && s->components() == 2)
+    first = static_cast<long>(s->values(0, 0)), rows = static_cast<long>(s->values(0, 1));
   const int nc = f.turbulent ? 5 : 4;  // RANS: ν̃ fifth
   int fits = static_cast<int>(a.components()) == nc &&
              static_cast<long>(a.tuples()) == rows * ni_ && first >= 0 && rows >= 0 &&
@@ -148,19 +148,15 @@ void AirfoilSolver::load_state(const io::Hdf5Checkpoint& checkpoint) {
   }
   // A checkpoint without the Cauchy history (or of other stop_on fields) starts a new one.
   cauchy_.reset();
-  for (const auto& s : checkpoint.arrays)
-    if (s.name == "cauchy" && s.tuples() == 1)
-      cauchy_.restore(std::vector<double>(s.values.data(), s.values.data() + s.components()));
+  if (const io::NamedArray* s = checkpoint.find_array("cauchy"); s && s->tuples() == 1)
+    cauchy_.restore(std::vector<double>(s->values.data(), s->values.data() + s->components()));
   // The acceleration's history where the checkpoint has one for this depth and slab (else the
   // acceleration starts afresh: the same solution, not the same bits).
   acceleration_lowest_ = INFINITY;
   if (acceleration_ && acceleration_->load(checkpoint, "acceleration_"))
     acceleration_lowest_ = checkpoint.scalar("acceleration_lowest");
-  acceleration_restarts_ = acceleration_rejects_ = 0;
-  for (auto [name, count] : {std::pair{"acceleration_restarts", &acceleration_restarts_},
-                             std::pair{"acceleration_rejects", &acceleration_rejects_}})
-    if (const auto s = checkpoint.scalars.find(name); s != checkpoint.scalars.end())
-      *count = static_cast<long>(s->second);
+  acceleration_restarts_ = static_cast<long>(checkpoint.scalar_or("acceleration_restarts", 0));
+  acceleration_rejects_ = static_cast<long>(checkpoint.scalar_or("acceleration_rejects", 0));
   f.check_state(iteration_, relative_residual_[0]);
 }
 

@@ -224,15 +224,9 @@ void AndersonAcceleration::save(io::Hdf5Checkpoint& checkpoint, const std::strin
 
 bool AndersonAcceleration::load(const io::Hdf5Checkpoint& checkpoint, const std::string& prefix) {
   clear();
-  const io::NamedArray *history = nullptr, *gram = nullptr;
-  for (const auto& a : checkpoint.arrays) {
-    if (a.name == prefix + "history") history = &a;
-    if (a.name == prefix + "gram") gram = &a;
-  }
-  const auto scalar = [&](const char* name) {
-    const auto s = checkpoint.scalars.find(prefix + name);
-    return s == checkpoint.scalars.end() ? -1.0 : s->second;
-  };
+  const io::NamedArray* history = checkpoint.find_array(prefix + "history");
+  const io::NamedArray* gram = checkpoint.find_array(prefix + "gram");
+  const auto scalar = [&](const char* name) { return checkpoint.scalar_or(prefix + name, -1); };
   const int count = static_cast<int>(scalar("count")), next = static_cast<int>(scalar("next"));
   int fits = history && gram && scalar("depth") == depth_ && count >= 0 && count <= depth_ &&
              next >= 0 && next < depth_ && static_cast<long>(history->tuples()) == size_ &&

@@ -12,8 +12,6 @@ namespace {
 
 // MPI tags: the elimination's G, the forward substitution's g, the back substitution's x.
 constexpr int kLineTagGain = 4301, kLineTagForward = 4302, kLineTagBack = 4303;
-// Lines cut at the ranks' edges: the edge rows' ΔU, down and up.
-constexpr int kLineTagCutDown = 4304, kLineTagCutUp = 4305;
 
 using BlockArray = Kokkos::View<double***, Kokkos::LayoutRight>;
 
@@ -35,9 +33,8 @@ struct LineKernels {
 
   LineKernels(const FlowLevel& level, const Array3& update, const Array3& forward,
               const BlockArray& d_inverse, const BlockArray& lower, const BlockArray& gain,
-              const Array2& edge_in, const Array2& edge_out, const Array2& cut_below,
-              const Array2& cut_above, double cfl, bool roe_faces, double roe_linear_fix,
-              bool exact_across_ranks)
+              const Array2& edge_in, const Array2& edge_out, double cfl, bool roe_faces,
+              double roe_linear_fix, bool exact_across_ranks)
       : u(level.u),
         w(level.w),
         du(update),
@@ -53,8 +50,6 @@ struct LineKernels {
         gn(gain),
         in(edge_in),
         out(edge_out),
-        du_below(cut_below),
-        du_above(cut_above),
         ni(level.ni()),
         nl(level.rows()),
         wall_begin(level.wall_begin),
@@ -167,8 +162,8 @@ struct LineKernels {
     for (long j = 0; j < nl; ++j) {
       State b;
       i_neighbours(j, i, b);
-      if (j == 0 && cut_lo) cut_neighbour(0, i, -1, du_below, b);
-      if (j == nl - 1 && cut_hi) cut_neighbour(nl, i, nl, du_above, b);
+      if (j == 0 && cut_lo) cut_neighbour(0, i, -1, b);
+      if (j == nl - 1 && cut_hi) cut_neighbour(nl, i, nl, b);
       for (int c = 0; c < 4; ++c) b[c] = -res(c, j, i) - b[c];
       const bool has_lower = j > 0 || lo;
       const Block4 lower = has_lower ? load_block(low, j, i) : scaled_identity(0);
@@ -190,7 +185,7 @@ struct LineKernels {
       State gj;
       for (int c = 0; c < 4; ++c) gj[c] = g(i, j, c);
       next = back_step(gj, load_block(gn, j, i), next);
-      for (int c = 0; c < 4; ++c) du(c, j, i) = next[c];
+      for (int c = 0; c < 4; ++c) du(c, j + 1, i) = next[c];
     }
     if (lo)
       for (int c = 0; c < 4; ++c) out(k, c) = next[c];
@@ -216,7 +211,7 @@ struct LineKernels {
       State un, up, dn;
       bool zero = true;
       for (int c = 0; c < 4; ++c) {
-        un[c] = u(c, j, in_), dn[c] = du(c, j, in_), up[c] = un[c] + dn[c];
+        un[c] = u(c, j, in_), dn[c] = du(c, j + 1, in_), up[c] = un[c] + dn[c];
         zero = zero && dn[c] == 0;
       }
       if (zero) continue;  // not yet swept: exactly no contribution
@@ -226,15 +221,14 @@ struct LineKernels {
   }
 
   // Lines cut at the rank's edge (not exact_across_ranks): the j-neighbour row jn on the other
-  // rank, across face jf, enters the right-hand side with its ΔU of the last pass, by the block
-  // the whole line would have had for it.
-  KOKKOS_INLINE_FUNCTION void cut_neighbour(long jf, long i, long jn, const Array2& du_n,
-                                            State& sum) const {
+  // rank, across face jf, enters the right-hand side with its ΔU of the last pass (du's ghost
+  // row), by the block the whole line would have had for it.
+  KOKKOS_INLINE_FUNCTION void cut_neighbour(long jf, long i, long jn, State& sum) const {
     const double sign = jn < jf ? -1 : 1;
     const Block4 block = neighbour_block(prim(jn, i), sign * geometry.sxj(jf, i),
                                          sign * geometry.syj(jf, i), face_dissipation(jf, i));
     State d;
-    for (int c = 0; c < 4; ++c) d[c] = du_n(c, i);
+    for (int c = 0; c < 4; ++c) d[c] = du(c, jn + 1, i);
     const State bd = product(block, d);
     for (int c = 0; c < 4; ++c) sum[c] += bd[c];
   }
@@ -249,7 +243,7 @@ struct LineKernels {
   SlabGeometry geometry;
   Array2 lam_i, lam_j, lv_i, lv_j;
   BlockArray dinv, low, gn;
-  Array2 in, out, du_below, du_above;
+  Array2 in, out;
   long ni, nl, wall_begin;
   bool periodic;
   double omega, inv_cfl;
@@ -277,7 +271,8 @@ LineImplicitSmoother::LineImplicitSmoother(const FlowLevel& level) {
   if (const auto e = options.find("exact_across_ranks"); e != options.end())
     exact_across_ranks_ = e->second != 0;
   const long nl = level.rows(), ni = level.ni();
-  du_ = Array3("LineImplicitSmoother::du", 4, nl, ni);
+  du_ = Array3("LineImplicitSmoother::du", 4, nl + 2, ni);
+  du_ghosts_ = GhostRows(level.slab, 1);
   g_ = Array3("LineImplicitSmoother::g", ni, nl, 4);
   d_inverse_ = BlockArray("LineImplicitSmoother::d_inverse", ni, nl, 16);
   lower_ = BlockArray("LineImplicitSmoother::lower", ni, nl, 16);
@@ -285,30 +280,6 @@ LineImplicitSmoother::LineImplicitSmoother(const FlowLevel& level) {
   edge_send_ = Array2("LineImplicitSmoother::edge_send", ni, 16);
   edge_receive_ = Array2("LineImplicitSmoother::edge_receive", ni, 16);
   edge_host_ = Kokkos::create_mirror_view(edge_send_);
-  cut_below_ = Array2("LineImplicitSmoother::cut_below", 4, ni);
-  cut_above_ = Array2("LineImplicitSmoother::cut_above", 4, ni);
-  for (auto* buffer :
-       {&cut_host_send_below_, &cut_host_send_above_, &cut_host_below_, &cut_host_above_})
-    *buffer = Array2::HostMirror("LineImplicitSmoother::cut_host", 4, ni);
-}
-
-void LineImplicitSmoother::exchange_cut_updates(const FlowLevel& level) {
-  const int rank = level.slab.rank(), ranks = level.slab.ranks();
-  const long nl = level.rows();
-  const int lo = rank > 0 ? rank - 1 : MPI_PROC_NULL,
-            hi = rank < ranks - 1 ? rank + 1 : MPI_PROC_NULL;
-  const int count = static_cast<int>(cut_below_.size());
-  Kokkos::deep_copy(cut_host_send_below_, Kokkos::subview(du_, Kokkos::ALL, 0, Kokkos::ALL));
-  Kokkos::deep_copy(cut_host_send_above_, Kokkos::subview(du_, Kokkos::ALL, nl - 1, Kokkos::ALL));
-  // My first row goes down and the upper rank's first row comes in; then the reverse.
-  MPI_Sendrecv(cut_host_send_below_.data(), count, MPI_DOUBLE, lo, kLineTagCutDown,
-               cut_host_above_.data(), count, MPI_DOUBLE, hi, kLineTagCutDown, level.slab.comm(),
-               MPI_STATUS_IGNORE);
-  MPI_Sendrecv(cut_host_send_above_.data(), count, MPI_DOUBLE, hi, kLineTagCutUp,
-               cut_host_below_.data(), count, MPI_DOUBLE, lo, kLineTagCutUp, level.slab.comm(),
-               MPI_STATUS_IGNORE);
-  if (lo != MPI_PROC_NULL) Kokkos::deep_copy(cut_below_, cut_host_below_);
-  if (hi != MPI_PROC_NULL) Kokkos::deep_copy(cut_above_, cut_host_above_);
 }
 
 void LineImplicitSmoother::send(const FlowLevel& level, long count, int destination, int tag) {
@@ -329,8 +300,8 @@ void LineImplicitSmoother::receive(const FlowLevel& level, long count, int sourc
 void LineImplicitSmoother::factorize(const FlowLevel& level, double cfl) {
   const int rank = level.slab.rank(), ranks = level.slab.ranks();
   const long ni = level.ni();
-  LineKernels kernels(level, du_, g_, d_inverse_, lower_, gain_, edge_receive_, edge_send_,
-                      cut_below_, cut_above_, cfl, roe_, roe_linear_fix_, exact_across_ranks_);
+  LineKernels kernels(level, du_, g_, d_inverse_, lower_, gain_, edge_receive_, edge_send_, cfl,
+                      roe_, roe_linear_fix_, exact_across_ranks_);
   const bool exchange = exact_across_ranks_;
   if (exchange && rank > 0) receive(level, ni, rank - 1, kLineTagGain);
   kernels.run<LineKernels::Eliminate>({0, 1, ni}, "LineImplicitSmoother::eliminate");
@@ -339,8 +310,8 @@ void LineImplicitSmoother::factorize(const FlowLevel& level, double cfl) {
 
 void LineImplicitSmoother::solve(const FlowLevel& level, Lines lines) {
   const int rank = level.slab.rank(), ranks = level.slab.ranks();
-  LineKernels kernels(level, du_, g_, d_inverse_, lower_, gain_, edge_receive_, edge_send_,
-                      cut_below_, cut_above_, 1.0, roe_, roe_linear_fix_, exact_across_ranks_);
+  LineKernels kernels(level, du_, g_, d_inverse_, lower_, gain_, edge_receive_, edge_send_, 1.0,
+                      roe_, roe_linear_fix_, exact_across_ranks_);
   const bool exchange = exact_across_ranks_;
   if (exchange && rank > 0) receive(level, lines.count, rank - 1, kLineTagForward);
   kernels.run<LineKernels::Forward>(lines, "LineImplicitSmoother::forward");
@@ -367,19 +338,19 @@ void LineImplicitSmoother::smooth(FlowLevel& level, double cfl, long iteration) 
     factored_cfl_ = cfl;
     factored_iteration_ = iteration;
   }
-  // Cut lines: the other rank's edge ΔU is that of the pass before (none before the first).
+  // Cut lines: the other rank's edge ΔU, in du's ghost rows, is that of the pass before (zero
+  // before the first).
   const bool cut = !exact_across_ranks_ && level.slab.ranks() > 1;
-  if (cut) Kokkos::deep_copy(cut_below_, 0.0), Kokkos::deep_copy(cut_above_, 0.0);
   for (int sweep = 0; sweep < sweeps_; ++sweep) {
     for (long i = 0; i < ni; ++i) solve(level, {i, 1, 1});
-    if (cut) exchange_cut_updates(level);
+    if (cut) du_ghosts_.exchange(du_);
     for (long i = ni - 1; i >= 0; --i) solve(level, {i, 1, 1});
-    if (cut && sweep + 1 < sweeps_) exchange_cut_updates(level);
+    if (cut && sweep + 1 < sweeps_) du_ghosts_.exchange(du_);
   }
   const Array3 u = level.u, du = du_;
   Kokkos::parallel_for(
       "LineImplicitSmoother::update", Range2({0, 0}, {nl, ni}), KOKKOS_LAMBDA(long j, long i) {
-        for (int k = 0; k < 4; ++k) u(k, j, i) += du(k, j, i);
+        for (int k = 0; k < 4; ++k) u(k, j, i) += du(k, j + 1, i);
       });
 }
 

@@ -28,6 +28,7 @@
 // iterates bit for bit; the price is that the ranks wait for each other line by line.
 #include <Kokkos_Core.hpp>
 
+#include "solvers/airfoil/slab.hpp"
 #include "solvers/airfoil/smoother.hpp"
 #include "solvers/airfoil/views.hpp"
 
@@ -49,8 +50,6 @@ class LineImplicitSmoother final : public Smoother {
   // Rows [0, count) of `edge_send_` to `destination`, or into `edge_receive_` from `source`.
   void send(const FlowLevel& level, long count, int destination, int tag);
   void receive(const FlowLevel& level, long count, int source, int tag);
-  // Cut lines: the edge rows' ΔU to and from the neighbour ranks (collective with them).
-  void exchange_cut_updates(const FlowLevel& level);
 
   int sweeps_ = 1;
   long refactor_every_ = 10;
@@ -59,14 +58,14 @@ class LineImplicitSmoother final : public Smoother {
   bool roe_ = false;  // the j-faces' dissipation: Roe's matrix instead of the spectral radius
   double roe_linear_fix_ = -1;       // its Harten fix on the linear waves; < 0: the residual's
   bool exact_across_ranks_ = false;  // true: lines solved whole across the ranks
-  Array3 du_, g_;                    // ΔU and g, (4, nl, ni)
-  Kokkos::View<double***, Kokkos::LayoutRight> d_inverse_, lower_, gain_;  // (nl, ni, 16)
+  // ΔU (4, nl + 2, ni: a ghost row each side holds the neighbour rank's edge row for cut lines)
+  // and g (ni, nl, 4).
+  Array3 du_, g_;
+  GhostRows du_ghosts_;
+  Kokkos::View<double***, Kokkos::LayoutRight> d_inverse_, lower_, gain_;  // (ni, nl, 16)
   // A line's value at the neighbour rank's edge row, per line of the step: G (16), g or x (4).
   Array2 edge_send_, edge_receive_;  // (ni, 16)
   Array2::HostMirror edge_host_;
-  // Cut lines: the lower rank's last row's ΔU and the upper rank's first row's, (4, ni).
-  Array2 cut_below_, cut_above_;
-  Array2::HostMirror cut_host_send_below_, cut_host_send_above_, cut_host_below_, cut_host_above_;
 };
 
 }  // namespace surrox::solvers::airfoil
