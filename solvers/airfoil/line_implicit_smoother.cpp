@@ -2,6 +2,8 @@
 
 #include <mpi.h>
 
+#include <type_traits>
+
 #include "solvers/airfoil/block_tridiagonal.hpp"
 #include "solvers/airfoil/boundary_conditions.hpp"
 #include "solvers/airfoil/flow_level.hpp"
@@ -30,16 +32,18 @@ struct LineKernels {
   struct Eliminate {};
   struct Forward {};
   struct Back {};
+  struct Sweep {};
 
-  LineKernels(const FlowLevel& level, const Array3& update, const Array3& forward,
-              const BlockArray& d_inverse, const BlockArray& lower, const BlockArray& gain,
-              const Array2& edge_in, const Array2& edge_out, double cfl, bool roe_faces,
-              double roe_linear_fix, bool exact_across_ranks)
-      : u(level.u),
+  LineKernels(const FlowLevel& level, const LineImplicitSmoother::Operands& operands,
+              const Array3& forward, const BlockArray& d_inverse, const BlockArray& lower,
+              const BlockArray& gain, const Array2& edge_in, const Array2& edge_out, double cfl,
+              bool roe_faces, double roe_linear_fix, bool exact_across_ranks)
+      : u(operands.u),
         w(level.w),
-        du(update),
+        du(operands.du),
         g(forward),
-        res(level.res),
+        res(operands.res),
+        faces(operands.faces),
         geometry(level.geometry),
         lam_i(level.lambda_i),
         lam_j(level.lambda_j),
@@ -154,7 +158,24 @@ struct LineKernels {
 
   // Forward substitution up line i, right-hand side −R − (i-neighbours at their current ΔU);
   // in: the lower rank's last g (k, 4); out: this rank's last g.
-  KOKKOS_INLINE_FUNCTION void operator()(Forward, long k) const {
+  KOKKOS_INLINE_FUNCTION void operator()(Forward, long k) const { forward(k); }
+
+  // Back substitution down line i into ΔU; in: the upper rank's first x (k, 4); out: this
+  // rank's first x.
+  KOKKOS_INLINE_FUNCTION void operator()(Back, long k) const { back(k); }
+
+  // All lines of the step in their order, each forward then back, in one work item: the
+  // Gauss–Seidel order over the lines is sequential anyway, and one launch per line cost more
+  // than the line's own work on the coarse levels. Only without exchanges between the passes
+  // (lines cut at the ranks' edges, or one rank).
+  KOKKOS_INLINE_FUNCTION void operator()(Sweep, long) const {
+    for (long k = 0; k < count; ++k) {
+      forward(k);
+      back(k);
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void forward(long k) const {
     const long i = first + stride * k;
     State prev{{0, 0, 0, 0}};
     if (lo)
@@ -164,7 +185,7 @@ struct LineKernels {
       i_neighbours(j, i, b);
       if (j == 0 && cut_lo) cut_neighbour(0, i, -1, b);
       if (j == nl - 1 && cut_hi) cut_neighbour(nl, i, nl, b);
-      for (int c = 0; c < 4; ++c) b[c] = -res(c, j, i) - b[c];
+      for (int c = 0; c < 4; ++c) b[c] = -res(i, j, c) - b[c];
       const bool has_lower = j > 0 || lo;
       const Block4 lower = has_lower ? load_block(low, j, i) : scaled_identity(0);
       prev = forward_step(load_block(dinv, j, i), b, has_lower ? &lower : nullptr, prev);
@@ -174,9 +195,7 @@ struct LineKernels {
       for (int c = 0; c < 4; ++c) out(k, c) = prev[c];
   }
 
-  // Back substitution down line i into ΔU; in: the upper rank's first x (k, 4); out: this
-  // rank's first x.
-  KOKKOS_INLINE_FUNCTION void operator()(Back, long k) const {
+  KOKKOS_INLINE_FUNCTION void back(long k) const {
     const long i = first + stride * k;
     State next{{0, 0, 0, 0}};
     if (hi)
@@ -185,7 +204,7 @@ struct LineKernels {
       State gj;
       for (int c = 0; c < 4; ++c) gj[c] = g(i, j, c);
       next = back_step(gj, load_block(gn, j, i), next);
-      for (int c = 0; c < 4; ++c) du(c, j + 1, i) = next[c];
+      for (int c = 0; c < 4; ++c) du(i, j + 1, c) = next[c];
     }
     if (lo)
       for (int c = 0; c < 4; ++c) out(k, c) = next[c];
@@ -201,17 +220,16 @@ struct LineKernels {
       if (n == 0) {
         if (!periodic && i == 0) continue;
         in_ = wrap(i - 1, ni);
-        sx = -geometry.sxi(j, i), sy = -geometry.syi(j, i), coef = omega * lam_i(j, i) + lv_i(j, i);
+        sx = -faces(i, j, 0), sy = -faces(i, j, 1), coef = faces(i, j, 2);
       } else {
         if (!periodic && i == ni - 1) continue;
         in_ = wrap(i + 1, ni);
-        sx = geometry.sxi(j, i + 1), sy = geometry.syi(j, i + 1),
-        coef = omega * lam_i(j, in_) + lv_i(j, in_);
+        sx = faces(i + 1, j, 0), sy = faces(i + 1, j, 1), coef = faces(i + 1, j, 2);
       }
       State un, up, dn;
       bool zero = true;
       for (int c = 0; c < 4; ++c) {
-        un[c] = u(c, j, in_), dn[c] = du(c, j + 1, in_), up[c] = un[c] + dn[c];
+        un[c] = u(in_, j, c), dn[c] = du(in_, j + 1, c), up[c] = un[c] + dn[c];
         zero = zero && dn[c] == 0;
       }
       if (zero) continue;  // not yet swept: exactly no contribution
@@ -228,18 +246,19 @@ struct LineKernels {
     const Block4 block = neighbour_block(prim(jn, i), sign * geometry.sxj(jf, i),
                                          sign * geometry.syj(jf, i), face_dissipation(jf, i));
     State d;
-    for (int c = 0; c < 4; ++c) d[c] = du(c, jn + 1, i);
+    for (int c = 0; c < 4; ++c) d[c] = du(i, jn + 1, c);
     const State bd = product(block, d);
     for (int c = 0; c < 4; ++c) sum[c] += bd[c];
   }
 
   template <class Tag>
   void run(LineImplicitSmoother::Lines lines, const char* label) {
-    first = lines.first, stride = lines.stride;
-    Kokkos::parallel_for(label, Kokkos::RangePolicy<Tag>(0, lines.count), *this);
+    first = lines.first, stride = lines.stride, count = lines.count;
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<Tag>(0, std::is_same_v<Tag, Sweep> ? 1 : count),
+                         *this);
   }
 
-  Array3 u, w, du, g, res;
+  Array3 u, w, du, g, res, faces;
   SlabGeometry geometry;
   Array2 lam_i, lam_j, lv_i, lv_j;
   BlockArray dinv, low, gn;
@@ -249,7 +268,7 @@ struct LineKernels {
   double omega, inv_cfl;
   bool lo, hi, cut_lo, cut_hi, wall, viscous, roe;
   double entropy_fix, linear_fix;
-  long first = 0, stride = 1;
+  long first = 0, stride = 1, count = 0;
 };
 
 }  // namespace
@@ -271,7 +290,11 @@ LineImplicitSmoother::LineImplicitSmoother(const FlowLevel& level) {
   if (const auto e = options.find("exact_across_ranks"); e != options.end())
     exact_across_ranks_ = e->second != 0;
   const long nl = level.rows(), ni = level.ni();
-  du_ = Array3("LineImplicitSmoother::du", 4, nl + 2, ni);
+  operands_.u = Array3("LineImplicitSmoother::u", ni, nl, 4);
+  operands_.res = Array3("LineImplicitSmoother::res", ni, nl, 4);
+  operands_.faces = Array3("LineImplicitSmoother::faces", ni + 1, nl, 3);
+  operands_.du = Array3("LineImplicitSmoother::du", ni, nl + 2, 4);
+  edge_rows_ = Array3("LineImplicitSmoother::edge_rows", 4, 4, ni);
   du_ghosts_ = GhostRows(level.slab, 1);
   g_ = Array3("LineImplicitSmoother::g", ni, nl, 4);
   d_inverse_ = BlockArray("LineImplicitSmoother::d_inverse", ni, nl, 16);
@@ -300,8 +323,8 @@ void LineImplicitSmoother::receive(const FlowLevel& level, long count, int sourc
 void LineImplicitSmoother::factorize(const FlowLevel& level, double cfl) {
   const int rank = level.slab.rank(), ranks = level.slab.ranks();
   const long ni = level.ni();
-  LineKernels kernels(level, du_, g_, d_inverse_, lower_, gain_, edge_receive_, edge_send_, cfl,
-                      roe_, roe_linear_fix_, exact_across_ranks_);
+  LineKernels kernels(level, operands_, g_, d_inverse_, lower_, gain_, edge_receive_, edge_send_,
+                      cfl, roe_, roe_linear_fix_, exact_across_ranks_);
   const bool exchange = exact_across_ranks_;
   if (exchange && rank > 0) receive(level, ni, rank - 1, kLineTagGain);
   kernels.run<LineKernels::Eliminate>({0, 1, ni}, "LineImplicitSmoother::eliminate");
@@ -310,8 +333,8 @@ void LineImplicitSmoother::factorize(const FlowLevel& level, double cfl) {
 
 void LineImplicitSmoother::solve(const FlowLevel& level, Lines lines) {
   const int rank = level.slab.rank(), ranks = level.slab.ranks();
-  LineKernels kernels(level, du_, g_, d_inverse_, lower_, gain_, edge_receive_, edge_send_, 1.0,
-                      roe_, roe_linear_fix_, exact_across_ranks_);
+  LineKernels kernels(level, operands_, g_, d_inverse_, lower_, gain_, edge_receive_, edge_send_,
+                      1.0, roe_, roe_linear_fix_, exact_across_ranks_);
   const bool exchange = exact_across_ranks_;
   if (exchange && rank > 0) receive(level, lines.count, rank - 1, kLineTagForward);
   kernels.run<LineKernels::Forward>(lines, "LineImplicitSmoother::forward");
@@ -323,10 +346,56 @@ void LineImplicitSmoother::solve(const FlowLevel& level, Lines lines) {
   if (exchange && rank > 0) send(level, lines.count, rank - 1, kLineTagBack);
 }
 
+void LineImplicitSmoother::gather(const FlowLevel& level) {
+  const long ni = level.ni(), nl = level.rows();
+  const Array3 u = level.u, res = level.res, u_lines = operands_.u, res_lines = operands_.res,
+               faces = operands_.faces;
+  const Array2 sx = level.geometry.sxi, sy = level.geometry.syi, lam = level.lambda_i,
+               lv = level.lambda_viscous_i;
+  const double omega = level.parameters.lusgs_omega;
+  const bool periodic = level.periodic;
+  Kokkos::parallel_for(
+      "LineImplicitSmoother::gather", Range2({0, 0}, {nl, ni + 1}), KOKKOS_LAMBDA(long j, long i) {
+        // Face ni of an O-grid is face 0: its ½λ and λ_v are stored there.
+        const long f = periodic ? wrap(i, ni) : i;
+        faces(i, j, 0) = sx(j, i), faces(i, j, 1) = sy(j, i);
+        faces(i, j, 2) = omega * lam(j, f) + lv(j, f);
+        if (i == ni) return;
+        for (int k = 0; k < 4; ++k)
+          u_lines(i, j, k) = u(k, j, i), res_lines(i, j, k) = res(k, j, i);
+      });
+  Kokkos::deep_copy(operands_.du, 0.0);
+}
+
+void LineImplicitSmoother::update(FlowLevel& level) const {
+  const Array3 u = level.u, du = operands_.du;
+  Kokkos::parallel_for(
+      "LineImplicitSmoother::update", Range2({0, 0}, {level.rows(), level.ni()}),
+      KOKKOS_LAMBDA(long j, long i) {
+        for (int k = 0; k < 4; ++k) u(k, j, i) += du(i, j + 1, k);
+      });
+}
+
+void LineImplicitSmoother::exchange_edges(const FlowLevel& level) {
+  // edge_rows_: rows 1 and 2 this rank's first and last row of ΔU, rows 0 and 3 the
+  // neighbours' (GhostRows with one ghost row each end of two rows).
+  const long nl = level.rows();
+  const Array3 du = operands_.du, edges = edge_rows_;
+  Kokkos::parallel_for(
+      "LineImplicitSmoother::edge_rows", Range1(0, level.ni()), KOKKOS_LAMBDA(long i) {
+        for (int k = 0; k < 4; ++k) edges(k, 1, i) = du(i, 1, k), edges(k, 2, i) = du(i, nl, k);
+      });
+  du_ghosts_.exchange(edge_rows_);
+  Kokkos::parallel_for(
+      "LineImplicitSmoother::ghost_rows", Range1(0, level.ni()), KOKKOS_LAMBDA(long i) {
+        for (int k = 0; k < 4; ++k) du(i, 0, k) = edges(k, 0, i), du(i, nl + 1, k) = edges(k, 3, i);
+      });
+}
+
 void LineImplicitSmoother::smooth(FlowLevel& level, double cfl, long iteration) {
   ScopedPhase phase(level.phase_seconds, "line_implicit");
-  const long ni = level.ni(), nl = level.rows();
-  Kokkos::deep_copy(du_, 0.0);
+  const long ni = level.ni();
+  gather(level);
   // The factors are the costly part (0.6 of the smoother's time): refactored on cycles that are
   // multiples of `refactor_every` and when the CFL changes, else kept (a lagged Jacobian; the
   // right-hand side is always current). Tied to the cycle, not to the calls, so that a restart
@@ -338,20 +407,26 @@ void LineImplicitSmoother::smooth(FlowLevel& level, double cfl, long iteration) 
     factored_cfl_ = cfl;
     factored_iteration_ = iteration;
   }
-  // Cut lines: the other rank's edge ΔU, in du's ghost rows, is that of the pass before (zero
+  // Cut lines: the other rank's edge ΔU, in ΔU's ghost rows, is that of the pass before (zero
   // before the first).
   const bool cut = !exact_across_ranks_ && level.slab.ranks() > 1;
-  for (int sweep = 0; sweep < sweeps_; ++sweep) {
-    for (long i = 0; i < ni; ++i) solve(level, {i, 1, 1});
-    if (cut) du_ghosts_.exchange(du_);
-    for (long i = ni - 1; i >= 0; --i) solve(level, {i, 1, 1});
-    if (cut && sweep + 1 < sweeps_) du_ghosts_.exchange(du_);
+  if (exact_across_ranks_ && level.slab.ranks() > 1) {
+    // Whole lines across the ranks: the pieces of each line exchange between its passes.
+    for (int sweep = 0; sweep < sweeps_; ++sweep) {
+      for (long i = 0; i < ni; ++i) solve(level, {i, 1, 1});
+      for (long i = ni - 1; i >= 0; --i) solve(level, {i, 1, 1});
+    }
+  } else {
+    LineKernels kernels(level, operands_, g_, d_inverse_, lower_, gain_, edge_receive_, edge_send_,
+                        1.0, roe_, roe_linear_fix_, exact_across_ranks_);
+    for (int sweep = 0; sweep < sweeps_; ++sweep) {
+      kernels.run<LineKernels::Sweep>({0, 1, ni}, "LineImplicitSmoother::sweep_up");
+      if (cut) exchange_edges(level);
+      kernels.run<LineKernels::Sweep>({ni - 1, -1, ni}, "LineImplicitSmoother::sweep_down");
+      if (cut && sweep + 1 < sweeps_) exchange_edges(level);
+    }
   }
-  const Array3 u = level.u, du = du_;
-  Kokkos::parallel_for(
-      "LineImplicitSmoother::update", Range2({0, 0}, {nl, ni}), KOKKOS_LAMBDA(long j, long i) {
-        for (int k = 0; k < 4; ++k) u(k, j, i) += du(k, j + 1, i);
-      });
+  update(level);
 }
 
 }  // namespace surrox::solvers::airfoil
