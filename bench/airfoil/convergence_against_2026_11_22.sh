@@ -5,7 +5,8 @@
 #
 # Usage: bench/airfoil/convergence_against_2026_11_22.sh [SURROX] [REPETITIONS]
 #   SURROX       default build/release/apps/surrox
-#   REPETITIONS  default 3 (medians of the wall times; cycles are deterministic)
+#   REPETITIONS  default 3 (old and new runs alternate, medians of both wall times; cycles are
+#                deterministic)
 # Environment: WORK (scratch folder, default /tmp/surrox-bench-convergence, emptied first),
 #   MPIRUN (default "mpirun --allow-run-as-root --oversubscribe"), EXTRA (more --set options
 #   for the new runs, e.g. "--set solver.acceleration.depth=0"), CASES (the case names, default
@@ -50,15 +51,17 @@ printf '%-18s %5s %16s %22s %8s %8s %12s %12s\n' case ranks "cycles old->new" "w
   cycles wall "dCl" "dCd"
 for case in ${CASES:-naca0012_euler joukowski_euler naca0012_laminar}; do
   for ranks in 1 2; do
-    read -r c_old w_old cl_old cd_old < <(run "${case}_old_$ranks" "$ranks" \
-      "$ROOT/cases/airfoil/$case.yaml" "${OLD[@]}")
-    walls=()
+    # Alternating, so that a slow spell of a shared machine falls on both solvers alike.
+    walls_old=() walls=()
     for rep in $(seq "$REPS"); do
+      read -r c_old w cl_old cd_old < <(run "${case}_old_${ranks}_$rep" "$ranks" \
+        "$ROOT/cases/airfoil/$case.yaml" "${OLD[@]}")
+      walls_old+=("$w")
       read -r c_new w cl_new cd_new < <(run "${case}_new_${ranks}_$rep" "$ranks" \
         "$ROOT/cases/airfoil/$case.yaml" "${EXTRA_ARGS[@]}")
       walls+=("$w")
     done
-    w_new=$(median "${walls[@]}")
+    w_old=$(median "${walls_old[@]}") w_new=$(median "${walls[@]}")
     python3 -c "
 import sys
 case, ranks, co, cn, wo, wn, clo, cln, cdo, cdn = sys.argv[1:]

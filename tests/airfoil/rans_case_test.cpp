@@ -76,7 +76,9 @@ TEST(RansCase, FlatPlateCaseFileIsWithinOnePercentOfTmr) {
   EXPECT_NEAR(node.back(), 2.0, 1e-7);
   double friction = 0, cf097 = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
-    if (i < 16) EXPECT_LT(std::abs(cf[i]), 1e-12) << "symmetry face " << i;
+    if (i < 16) {
+      EXPECT_LT(std::abs(cf[i]), 1e-12) << "symmetry face " << i;
+    }
     friction += cf[i] * (node[i + 1] - node[i]);
     if (i > 0 && x[i - 1] <= 0.97 && x[i] > 0.97)
       cf097 = cf[i - 1] + (0.97 - x[i - 1]) / (x[i] - x[i - 1]) * (cf[i] - cf[i - 1]);
