@@ -37,6 +37,9 @@ class ConcurrentLearnCommand final : public Command {
     results = run_concurrent_learning(runtime, config, output_dir);
     return yaml_to_json(config.root.yaml());
   }
+  std::vector<std::pair<std::string, Schema>> reference_sections() const override {
+    return {{"`surrox concurrent-learn` configs", concurrent_learning_schema()}};
+  }
 
  private:
   std::string config_path_;

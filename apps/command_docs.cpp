@@ -2,7 +2,6 @@
 #include <iostream>
 
 #include "apps/command.hpp"
-#include "apps/concurrent_learning.hpp"
 #include "apps/coupled_run.hpp"
 #include "apps/run_case.hpp"
 #include "core/schema_markdown.hpp"
@@ -22,7 +21,8 @@ class DocsCommand final : public Command {
         ->required()
         ->check(CLI::IsMember({"case-reference"}));
   }
-  std::filesystem::path default_output_dir() const override { return "out/docs"; }
+  // It prints its answer: no folder unless -o is given.
+  std::filesystem::path default_output_dir() const override { return {}; }
   nlohmann::json run(Runtime& runtime, const std::filesystem::path&,
                      nlohmann::json& results) override {
     if (runtime.root()) std::cout << case_reference();
@@ -40,6 +40,15 @@ class DocsCommand final : public Command {
     return text;
   }
 
+  // The config sections of every command that documents some (the families' verbs).
+  static std::string command_config_reference() {
+    std::string text;
+    for (const auto& command : make_commands())
+      for (const auto& [title, schema] : command->reference_sections())
+        text += "\n" + schema_markdown(title, schema);
+    return text;
+  }
+
   static std::string case_reference() {
     return "# Case-file reference\n\n"
            "Generated from the schemas in the code by `surrox docs case-reference`; a test fails when\n"
@@ -51,8 +60,7 @@ class DocsCommand final : public Command {
            schema_markdown("`surrox run` cases", run_case_schema()) + "\n" +
            train_config_reference() +
            schema_markdown("`surrox run` cases with a `coupler` section", coupled_case_schema()) +
-           "\n" +
-           schema_markdown("`surrox concurrent-learn` configs", concurrent_learning_schema());
+           command_config_reference();
   }
 
  private:

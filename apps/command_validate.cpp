@@ -25,9 +25,8 @@ class ValidateCommand final : public Command {
         ->type_name("KEY.PATH=VALUE");
     app.add_flag("-q,--quiet", quiet_, "do not print the resolved case");
   }
-  std::filesystem::path default_output_dir() const override {
-    return default_output_for("validate-", case_path_.empty() ? "CASE" : case_path_);
-  }
+  // It prints its answer: no folder unless -o is given.
+  std::filesystem::path default_output_dir() const override { return {}; }
   nlohmann::json run(Runtime& runtime, const std::filesystem::path&,
                      nlohmann::json& results) override {
     const io::CaseFile case_file = io::load_case(

@@ -11,9 +11,13 @@ std::vector<std::unique_ptr<Command>> make_commands() {
   commands.push_back(make_mesh_command());
   commands.push_back(make_train_command());
   commands.push_back(make_evaluate_command());
-  commands.push_back(make_compress_command());
-  commands.push_back(make_concurrent_learn_command());
+  for (const auto& make : family_commands()) commands.push_back(make());
   commands.push_back(make_docs_command());
+  return commands;
+}
+
+std::vector<CommandFactory>& family_commands() {
+  static std::vector<CommandFactory> commands;
   return commands;
 }
 

@@ -18,7 +18,6 @@
 #include "core/case_path.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
-#include "couplers/deep_potential_pair.hpp"
 #include "couplers/deep_potential_pair_devi.hpp"
 #include "io/deepmd_system.hpp"
 #include "training/surrogate_family.hpp"
@@ -522,7 +521,6 @@ nlohmann::json run_concurrent_learning(Runtime& runtime, const io::CaseFile& con
                        "converged_accurate and runtime may change when continuing); use a new -o");
   }
   MPI_Barrier(runtime.comm());
-  couplers::register_deep_potential_pair();  // the explorations' `pair: {type: deep}`
   if (runtime.root()) {
     fs::create_directories(output_dir);
     write_text_atomically(resolved, config.resolved_yaml());

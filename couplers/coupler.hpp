@@ -4,7 +4,8 @@
 // cases already expanded and validated by the app (each a resolved `solver` section and the key
 // paths that made it), runs them, writes what it wants into the output folder and reports its
 // figures in `results` (summary.json "results"). Couplers come from a registry like solvers: a case
-// file names one in `coupler: {type: NAME}`.
+// file names one in `coupler: {type: NAME}`. Each coupler is registered by its surrogate family's
+// registration call (families/); the registry is empty until then.
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -35,5 +36,6 @@ class Coupler {
 
 using CouplerRegistry = Registry<Coupler>;
 const CouplerRegistry& registry();
+CouplerRegistry& coupler_registry();  // for families::FamilyRegistrar
 
 }  // namespace surrox::couplers

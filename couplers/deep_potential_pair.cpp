@@ -274,8 +274,7 @@ void DeepPotentialPair::record_deviation(const md::System& s, const md::Neighbor
 
 }  // namespace
 
-void register_deep_potential_pair() {
-  if (md::potential_registry().contains("deep")) return;
+md::PotentialRegistry::Entry deep_potential_pair_entry() {
   Schema schema(
       "A trained deep potential (family deep_potential, se_e2_a) as the MD force field; with "
       "`models`, DeePMD-kit's model deviation as well.");
@@ -296,12 +295,10 @@ void register_deep_potential_pair() {
       .strings("elements",
                "element of each atom type (type 1 first); default: the first model's type_map")
       .optional();
-  md::register_potential(
-      "deep",
-      [](const CaseNode& c, const std::string& units) {
-        return std::make_unique<DeepPotentialPair>(c, units);
-      },
-      std::move(schema), "a learned se_e2_a deep potential (DeePMD-kit's descriptor)");
+  return {[](const CaseNode& c, const std::string& units) {
+            return std::make_unique<DeepPotentialPair>(c, units);
+          },
+          std::move(schema), "a learned se_e2_a deep potential (DeePMD-kit's descriptor)"};
 }
 
 }  // namespace surrox::couplers

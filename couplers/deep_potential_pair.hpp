@@ -4,9 +4,11 @@
 // and ghost atoms, reused until the next rebuild), adds −∂E/∂x to owned and ghost rows (the
 // engine folds ghosts back), and tallies energy, virial (Σ x·f) and per-atom values. Lives in
 // couplers/ because it is the one place that includes both the MD engine and LibTorch.
+#include "solvers/md/potential.hpp"
+
 namespace surrox::couplers {
 
-// Adds "deep" to the MD potential registry (idempotent); the CLI calls it at start-up.
-void register_deep_potential_pair();
+// The MD pair style "deep" (families/deep_potential.cpp registers it).
+solvers::md::PotentialRegistry::Entry deep_potential_pair_entry();
 
 }  // namespace surrox::couplers

@@ -11,10 +11,9 @@
 // MPI_Ireduce_scatter and MPI_Iallgatherv for host float and double tensors, and the blocking
 // defaults over the process group otherwise.
 //
-// Why MPI for host memory: on the 2-core development node, Gloo's TCP transport takes 0.5 ms for
-// a 4 kB allreduce and 2.2 ms (1.3 ms of CPU per rank) for the 0.8 MB of the airfoil MLP, where
-// Open MPI's shared-memory allreduce takes 7 µs and 0.14 ms; Gloo's cost was most of the fixed
-// per-step cost of data-parallel training (docs/performance.md). A build with CUDA creates its
+// Why MPI for host memory: Gloo's TCP transport costs far more than Open MPI's shared-memory
+// allreduce on one node, and was most of the fixed per-step cost of data-parallel training
+// (measured in docs/performance.md). A build with CUDA creates its
 // device process group (NCCL) where the Gloo one is created.
 #include <mpi.h>
 

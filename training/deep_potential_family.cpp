@@ -523,10 +523,9 @@ void DeepPotentialFamily::evaluate(const EvaluateRequest& request, nlohmann::jso
 
 }  // namespace
 
-void register_deep_potential_family(FamilyRegistry& families) {
-  families.add(dp::kFamilyName,
-               {[] { return std::make_unique<DeepPotentialFamily>(); }, dp_config_schema(),
-                "DeePMD-kit se_e2_a deep potentials trained on DeePMD npy systems (MD frames)"});
+FamilyRegistry::Entry deep_potential_family_entry() {
+  return {[] { return std::make_unique<DeepPotentialFamily>(); }, dp_config_schema(),
+          "DeePMD-kit se_e2_a deep potentials trained on DeePMD npy systems (MD frames)"};
 }
 
 }  // namespace surrox::training

@@ -7,6 +7,7 @@
 
 namespace surrox::training {
 
-void register_deep_potential_family(FamilyRegistry& families);
+// Its training registry entry (families/deep_potential.cpp registers it).
+FamilyRegistry::Entry deep_potential_family_entry();
 
 }  // namespace surrox::training

@@ -316,9 +316,9 @@ void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& resul
 
 }  // namespace
 
-void register_field_family(FamilyRegistry& families) {
-  families.add("field", {[] { return std::make_unique<FieldFamily>(); }, field_config_schema(),
-                         "per-cell fields of a steady solver's sweep (airfoil surrogates)"});
+FamilyRegistry::Entry field_family_entry() {
+  return {[] { return std::make_unique<FieldFamily>(); }, field_config_schema(),
+          "per-cell fields of a steady solver's sweep (airfoil surrogates)"};
 }
 
 }  // namespace surrox::training

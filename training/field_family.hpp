@@ -7,6 +7,7 @@
 
 namespace surrox::training {
 
-void register_field_family(FamilyRegistry& families);
+// Its training registry entry (families/field.cpp registers it).
+FamilyRegistry::Entry field_family_entry();
 
 }  // namespace surrox::training

@@ -376,11 +376,9 @@ Schema pod_lstm_schema() {
 
 }  // namespace pod_lstm
 
-void register_pod_lstm_family(FamilyRegistry& families) {
-  families.add(
-      pod_lstm::kFamilyName,
-      {[] { return std::make_unique<pod_lstm::PodLstmFamily>(); }, pod_lstm::pod_lstm_schema(),
-       "POD-LSTM emulator of a field's time series (QG double gyre), with baselines"});
+FamilyRegistry::Entry pod_lstm_family_entry() {
+  return {[] { return std::make_unique<pod_lstm::PodLstmFamily>(); }, pod_lstm::pod_lstm_schema(),
+          "POD-LSTM emulator of a field's time series (QG double gyre), with baselines"};
 }
 
 }  // namespace surrox::training

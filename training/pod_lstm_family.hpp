@@ -12,6 +12,7 @@ namespace pod_lstm {
 Schema pod_lstm_schema();
 }
 
-void register_pod_lstm_family(FamilyRegistry& families);
+// Its training registry entry (families/pod_lstm.cpp registers it).
+FamilyRegistry::Entry pod_lstm_family_entry();
 
 }  // namespace surrox::training

@@ -18,11 +18,10 @@ class SuperResolutionFamily final : public SurrogateFamily {
 
 }  // namespace
 
-void register_super_resolution_family(FamilyRegistry& families) {
-  families.add("super_resolution",
-               {[] { return std::make_unique<SuperResolutionFamily>(); },
-                super_resolution::super_resolution_schema(),
-                "space-time super-resolution of Rayleigh–Bénard runs (MeshfreeFlowNet)"});
+FamilyRegistry::Entry super_resolution_family_entry() {
+  return {[] { return std::make_unique<SuperResolutionFamily>(); },
+          super_resolution::super_resolution_schema(),
+          "space-time super-resolution of Rayleigh–Bénard runs (MeshfreeFlowNet)"};
 }
 
 }  // namespace surrox::training

@@ -5,6 +5,7 @@
 
 namespace surrox::training {
 
-void register_super_resolution_family(FamilyRegistry& families);
+// Its training registry entry (families/super_resolution.cpp registers it).
+FamilyRegistry::Entry super_resolution_family_entry();
 
 }  // namespace surrox::training

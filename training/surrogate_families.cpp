@@ -1,32 +1,15 @@
 #include <yaml-cpp/yaml.h>
 
-#include "training/deep_potential_family.hpp"
-#include "training/field_family.hpp"
-#include "training/pod_lstm_family.hpp"
-#include "training/super_resolution_family.hpp"
 #include "training/surrogate_family.hpp"
 
 namespace surrox::training {
 
-namespace {
-
-void register_all(FamilyRegistry& families) {
-  register_field_family(families);
-  register_super_resolution_family(families);
-  register_deep_potential_family(families);
-  register_pod_lstm_family(families);
-}
-
-}  // namespace
-
-const FamilyRegistry& surrogate_families() {
-  static const FamilyRegistry registry = [] {
-    FamilyRegistry r("surrogate family");
-    register_all(r);
-    return r;
-  }();
+FamilyRegistry& surrogate_family_registry() {
+  static FamilyRegistry registry("surrogate family");
   return registry;
 }
+
+const FamilyRegistry& surrogate_families() { return surrogate_family_registry(); }
 
 Schema runtime_config_schema() {
   Schema runtime("Threads and logging.");

@@ -2,8 +2,9 @@
 // A surrogate family: one kind of model with its own data, network and training loop (field
 // surrogates on sweep datasets, deep potentials on MD frames, space-time super-resolution,
 // emulators). `surrox train` picks the family from the config's top-level `family` key,
-// `surrox evaluate` from the model file's metadata, so a new family is one file pair and one
-// line in surrogate_families.cpp, and neither command grows an `if` over family names.
+// `surrox evaluate` from the model file's metadata, so neither command grows an `if` over family
+// names. A family's entry is registered by its one registration call (families/, see
+// families/family_registrar.hpp); the registry is empty until then.
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -44,6 +45,7 @@ class SurrogateFamily {
 // An entry's schema is the family's whole training config except the `family` key.
 using FamilyRegistry = Registry<SurrogateFamily>;
 const FamilyRegistry& surrogate_families();
+FamilyRegistry& surrogate_family_registry();  // for families::FamilyRegistrar
 
 inline constexpr const char* kDefaultFamily = "field";
 

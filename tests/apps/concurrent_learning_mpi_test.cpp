@@ -1,6 +1,6 @@
 // ctest-labels: mpi regression
 // ctest-ranks: 2
-// ctest-libraries: surrox_cli
+// ctest-libraries: surrox_families
 // ctest-pch: torch
 // Concurrent learning on 2 ranks: the models and the explorations are spread over the ranks
 // (one rank each) and the labelling runs on both, and every figure of every iteration equals the
@@ -13,6 +13,7 @@
 
 #include "apps/concurrent_learning.hpp"
 #include "core/runtime.hpp"
+#include "families/builtin_families.hpp"
 #include "io/case_file.hpp"
 #include "support/test_paths.hpp"
 
@@ -56,6 +57,7 @@ TEST(ConcurrentLearningMpi, TwoRanksEqualOne) {
   const io::CaseFile config =
       io::load_case(testing::source_dir() / "cases/deep_potential/si_concurrent.yml",
                     concurrent_learning_schema(), set);
+  families::register_builtin_families();  // the deep_potential family, as the executable has it
   const nlohmann::json two = run_concurrent_learning(runtime, config, dir / "two");
   EXPECT_EQ(runtime.comm(), MPI_COMM_WORLD);  // the per-job communicator scopes have ended
   // Model 1 and the 900 K run were rank 1's.

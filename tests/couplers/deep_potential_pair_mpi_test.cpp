@@ -1,6 +1,6 @@
 // ctest-labels: mpi unit
 // ctest-ranks: 2
-// ctest-libraries: surrox_cli
+// ctest-libraries: surrox_families
 // ctest-pch: torch
 // Learned MD on 2 ranks (spatial decomposition, ghosts from the other rank) equals 1 rank to
 // round-off: thermo rows of 40 NVE steps of 216 silicon atoms on an untrained se_e2_a + se_e3
@@ -54,7 +54,7 @@ TEST(DeepPotentialPairMpi, TwoRanksEqualOneRank) {
     write_pair_test_model((dir / "a.pt").string(), 1, /*three_body=*/true);
     write_pair_test_model((dir / "b.pt").string(), 2);
   }
-  register_deep_potential_pair();
+  surrox::families::register_builtin_families();
   MPI_Barrier(runtime.comm());
   const std::string text = pair_test_case("models: ['" + (dir / "a.pt").string() + "', '" +
                                               (dir / "b.pt").string() + "'], out_freq: 10",

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "couplers/deep_potential_pair.hpp"
+#include "families/builtin_families.hpp"
 #include "md/md_test_support.hpp"
 #include "surrogates/deep_potential/model_file.hpp"
 
@@ -35,7 +35,7 @@ inline dp::SeE2aConfig pair_test_config(long seed, bool three_body = false) {
 
 // Writes the model to `path` (call on one rank).
 inline void write_pair_test_model(const std::string& path, long seed, bool three_body = false) {
-  register_deep_potential_pair();
+  surrox::families::register_builtin_families();
   const dp::SeE2aConfig c = pair_test_config(seed, three_body);
   dp::SeE2aModel m(c);
   const double a = 5.431;

@@ -1,5 +1,5 @@
 // ctest-labels: unit
-// ctest-libraries: surrox_cli
+// ctest-libraries: surrox_families
 // ctest-pch: torch
 // `pair: {type: deep}`: the MD engine on a deep potential gives, from its own neighbour list
 // and ghost atoms, the energy, forces and virial that the model gives on the periodic frame
@@ -58,7 +58,7 @@ TEST(DeepPotentialPair, EngineAgreesWithTheModelOnTheFrame) {
 }
 
 TEST(DeepPotentialPair, BadModelIsAnInputError) {
-  register_deep_potential_pair();
+  surrox::families::register_builtin_families();
   EXPECT_THROW(md::test::make_solver(pair_test_case("model: /nonexistent/model.pt", 1)),
                InputError);
 }

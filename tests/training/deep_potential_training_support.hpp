@@ -15,6 +15,7 @@
 #include "io/case_file.hpp"
 #include "io/deepmd_system.hpp"
 #include "support/test_paths.hpp"
+#include "training/deep_potential_family.hpp"
 #include "training/surrogate_family.hpp"
 
 namespace surrox::training::dp_test {
@@ -72,6 +73,9 @@ inline nlohmann::json dp_train(const std::string& text, const std::filesystem::p
                                const std::vector<std::string>& overrides = {},
                                std::optional<std::filesystem::path> resume = std::nullopt,
                                long max_steps = 0) {
+  // The training layer's entry alone (families/deep_potential.cpp registers it with the rest).
+  if (!surrogate_families().contains("deep_potential"))
+    surrogate_family_registry().add("deep_potential", deep_potential_family_entry());
   const io::CaseFile config =
       io::load_case_text(text, "dp.yaml", train_config_schema("deep_potential"), overrides);
   const TrainRequest request{config, surrox::testing::runtime(), out, resume, max_steps, "dp.yaml"};

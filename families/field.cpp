@@ -1,0 +1,17 @@
+// The `field` family: per-cell fields of a steady solver's sweep (training/field_family.hpp)
+// and the warm-start coupler that starts the solver from their prediction.
+#include "couplers/warm_start.hpp"
+#include "families/builtin_families.hpp"
+#include "training/field_family.hpp"
+
+namespace surrox::families {
+
+void register_field(FamilyRegistrar& registrar) {
+  registrar.training("field", training::field_family_entry());
+  registrar.coupler(
+      "warm_start",
+      {[] { return std::make_unique<couplers::WarmStart>(); }, couplers::WarmStart::schema(),
+       "cold start vs. warm starts from surrogate predictions of the steady field (airfoil)"});
+}
+
+}  // namespace surrox::families
