@@ -62,6 +62,7 @@ std::optional<int> CommandLine::parse(const std::vector<std::string>& arguments)
 }
 
 int CommandLine::run(Runtime& runtime) {
+  if (command_->common.threads > 0) runtime.set_torch_threads(command_->common.threads);
   try {
     Stopwatch wall;
     const std::filesystem::path output_dir =

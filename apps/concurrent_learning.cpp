@@ -21,6 +21,7 @@
 #include "couplers/deep_potential_pair_devi.hpp"
 #include "io/deepmd_system.hpp"
 #include "training/surrogate_family.hpp"
+#include "workflows/job_runner.hpp"
 
 namespace surrox::apps {
 namespace {
@@ -254,58 +255,65 @@ class Loop {
   }
 
  private:
+  // The loop's independent jobs over the ranks, one rank each (workflows/job_runner.hpp).
+  workflows::JobsDone run_jobs(const std::vector<workflows::Job>& jobs, const char* what) {
+    workflows::JobOptions options;
+    options.label = "concurrent learning";
+    options.what = what;
+    options.show_progress = false;  // each job logs its own lines
+    options.rerun_failed = false;   // a blown-up exploration is a result (its rows count failed)
+    return workflows::run_jobs(runtime_, jobs, options);
+  }
+
   std::vector<fs::path> train_ensemble(long it, const fs::path& dir,
                                        const std::vector<fs::path>& data, json& row) {
     std::vector<fs::path> models;
     // The models are independent (DP-GEN trains them as separate jobs): with several ranks,
     // model m trains on rank m mod size alone; a single rank trains them one after another.
-    const int rank = runtime_.rank(), size = runtime_.size();
+    std::vector<workflows::Job> jobs;
     for (long m = 0; m < models_; ++m) {
-      const fs::path mdir = dir / fmt::format("train.{}", m);
-      models.push_back(mdir / "model.pt");
-      if (m % size != rank || done(mdir)) continue;
-      CommunicatorScope one_rank(runtime_, MPI_COMM_SELF);
-      spdlog::info("iteration {}: training model {}/{}{}", it, m + 1, models_,
-                   size > 1 ? fmt::format(" on rank {}", rank) : "");
-      std::vector<std::string> set = {"data.train=" + yaml_list(data),
-                                      "data.validation=" + yaml_list(validation_),
-                                      fmt::format("model.seed={}", 1 + m + models_ * it)};
-      set.insert(set.end(), train_set_.begin(), train_set_.end());
-      if (it > 0 && root_.section("training").boolean("init_from_previous")) {
-        const fs::path previous =
-            out_ / fmt::format("iter.{:03d}", it - 1) / fmt::format("train.{}", m) / "model.pt";
-        set.push_back("training.init_model='" + fs::absolute(previous).string() + "'");
-        const auto reuse = root_.section("training").strings("reuse_set");
-        set.insert(set.end(), reuse.begin(), reuse.end());
-      }
-      const io::CaseFile config =
-          io::load_case(train_config_, training::train_config_schema("deep_potential"), set);
-      // An interrupted training continues from its checkpoint.
-      const fs::path checkpoint = mdir / "checkpoint.pt";
-      const training::TrainRequest request{
-          config, runtime_,
-          mdir,   fs::exists(checkpoint) ? std::optional<fs::path>(checkpoint) : std::nullopt,
-          0,      train_config_};
-      if (runtime_.root()) {
-        fs::create_directories(mdir);
+      workflows::Job job;
+      job.name = fmt::format("train.{}", m);
+      job.description = fmt::format("iteration {}: model {}/{}", it, m + 1, models_);
+      job.dir = dir / job.name;
+      models.push_back(job.dir / "model.pt");
+      job.run = [this, it, m, &data, mdir = job.dir](Runtime& one_rank) {
+        std::vector<std::string> set = {"data.train=" + yaml_list(data),
+                                        "data.validation=" + yaml_list(validation_),
+                                        fmt::format("model.seed={}", 1 + m + models_ * it)};
+        set.insert(set.end(), train_set_.begin(), train_set_.end());
+        if (it > 0 && root_.section("training").boolean("init_from_previous")) {
+          const fs::path previous =
+              out_ / fmt::format("iter.{:03d}", it - 1) / fmt::format("train.{}", m) / "model.pt";
+          set.push_back("training.init_model='" + fs::absolute(previous).string() + "'");
+          const auto reuse = root_.section("training").strings("reuse_set");
+          set.insert(set.end(), reuse.begin(), reuse.end());
+        }
+        const io::CaseFile config =
+            io::load_case(train_config_, training::train_config_schema("deep_potential"), set);
+        // An interrupted training continues from its checkpoint.
+        const fs::path checkpoint = mdir / "checkpoint.pt";
+        const training::TrainRequest request{
+            config, one_rank,
+            mdir,   fs::exists(checkpoint) ? std::optional<fs::path>(checkpoint) : std::nullopt,
+            0,      train_config_};
         write_text_atomically(mdir / "config.resolved.yaml", config.resolved_yaml());
-      }
-      json results;  // the training logs its own progress (rank 0's models only)
-      training::surrogate_families().create("deep_potential")->train(request, results);
-      finish(runtime_, mdir, results);
+        json results;  // the training logs its own progress (rank 0's models only)
+        training::surrogate_families().create("deep_potential")->train(request, results);
+        return results;
+      };
+      jobs.push_back(std::move(job));
     }
-    MPI_Barrier(runtime_.comm());
-    const json r = read_json(dir / "train.0" / "result.json");
+    const workflows::JobsDone trained = run_jobs(jobs, "models");
+    const json& r = trained.records[0]["results"];
     row["training_frames"] = r["train"]["frames"];
     row["training_force_rmse"] = r["train"]["force_rmse"];
     // Models differ by seed alone, and so do their errors: the ensemble's mean says more about
     // the data than model 0's one draw.
     if (!validation_.empty()) {
       double sum = 0;
-      for (long m = 0; m < models_; ++m)
-        sum +=
-            read_json(dir / fmt::format("train.{}", m) / "result.json")["validation"]["force_rmse"]
-                .get<double>();
+      for (const json& record : trained.records)
+        sum += record["results"]["validation"]["force_rmse"].get<double>();
       row["ensemble_held_out_force_rmse"] = sum / static_cast<double>(models_);
     }
     return models;
@@ -348,18 +356,19 @@ class Loop {
     const std::string list = yaml_list(models);
     Explorations explored;
     // As the models: run k on rank k mod size alone (64-atom cells gain nothing from a split).
-    const int rank = runtime_.rank(), size = runtime_.size();
     const std::size_t start = static_cast<std::size_t>(e.integer("start_with"));
     const std::size_t count =
         start == 0 ? temperatures_.size()
                    : std::min(temperatures_.size(), start + static_cast<std::size_t>(it));
+    std::vector<workflows::Job> jobs;
     for (std::size_t k = 0; k < count; ++k) {
       const double t = temperatures_[k];
-      const fs::path tdir = dir / fmt::format("T{:g}", t);
-      explored.dirs.push_back(tdir);
-      if (static_cast<int>(k % size) == rank && !done(tdir)) {
-        CommunicatorScope one_rank(runtime_, MPI_COMM_SELF);
-        spdlog::info("iteration {}: exploring at {:g} K", it, t);
+      workflows::Job job;
+      job.name = fmt::format("T{:g}", t);
+      job.description = fmt::format("iteration {}: exploring at {:g} K", it, t);
+      job.dir = dir / job.name;
+      explored.dirs.push_back(job.dir);
+      job.run = [this, it, k, t, &e, &list, out_freq, tdir = job.dir](Runtime& one_rank) {
         const long seed = 1 + static_cast<long>(k) + static_cast<long>(temperatures_.size()) * it;
         std::vector<std::string> set = {
             fmt::format("solver.pair={{type: deep, models: {}, out_freq: {}}}", list, out_freq),
@@ -378,26 +387,19 @@ class Loop {
         options.output_dir = tdir;
         options.show_progress = false;
         json results;
-        try {
-          quietly([&] { results = run_solver(runtime_, md, options); });
-        } catch (const InputError&) {
-          throw;  // a wrong exploration setting: the config needs fixing
-        } catch (const Error& error) {
-          // An ensemble that drives the MD to a blow-up has failed there as a whole (DP-GEN's
-          // view of a crashed exploration): every row of the run counts as failed.
-          spdlog::warn(
-              "iteration {}: the exploration at {:g} K failed, all its rows count as "
-              "failed: {}",
-              it, t, error.what());
-          results = {{"run_failed", error.what()}};
-        }
-        finish(runtime_, tdir, results);
-      }
+        quietly([&] { results = run_solver(one_rank, md, options); });
+        return results;
+      };
+      jobs.push_back(std::move(job));
     }
-    MPI_Barrier(runtime_.comm());
-    for (const fs::path& tdir : explored.dirs) {
-      const json result = read_json(tdir / "result.json");
-      explored.failures.push_back(result.value("run_failed", ""));
+    // An ensemble that drives the MD to a blow-up has failed there as a whole (DP-GEN's view of
+    // a crashed exploration): the job is recorded as failed, and every row of the run counts as
+    // failed; a wrong exploration setting (InputError) stops the loop.
+    const workflows::JobsDone runs = run_jobs(jobs, "explorations");
+    for (std::size_t k = 0; k < explored.dirs.size(); ++k) {
+      const json& record = runs.records[k];
+      explored.failures.push_back(record["status"] == "ok" ? "" : record.value("error", "failed"));
+      const fs::path& tdir = explored.dirs[k];
       if (explored.failures.back().empty()) {
         explored.rows.push_back(couplers::read_model_devi(tdir / "model_devi.csv"));
         continue;

@@ -5,7 +5,6 @@
 #include <spdlog/spdlog.h>
 #include <yaml-cpp/yaml.h>
 
-#include <fstream>
 #include <sstream>
 
 #include "apps/run_case.hpp"
@@ -13,10 +12,9 @@
 #include "apps/sweep_surface.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
-#include "core/progress.hpp"
-#include "core/timer.hpp"
 #include "io/hdf5_dataset.hpp"
 #include "io/hdf5_sweep.hpp"
+#include "workflows/job_runner.hpp"
 
 namespace surrox::apps {
 namespace {
@@ -38,16 +36,6 @@ std::string label(const SweepPoint& point) {
 
 std::filesystem::path case_dir(const SweepOptions& options, const SweepPoint& point) {
   return options.output_dir / "cases" / point.name;
-}
-
-std::optional<nlohmann::json> read_json(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception&) {
-    return std::nullopt;  // a damaged record means "not done": the case runs again
-  }
 }
 
 // Every point's case, loaded and validated: a bad value anywhere stops the sweep before it starts.
@@ -147,82 +135,56 @@ nlohmann::json run_sweep(Runtime& runtime, const io::CaseFile& case_file,
                          const SweepOptions& options) {
   const std::vector<SweepPoint> points = expand_sweep(case_file);
   const std::vector<io::CaseFile> cases = load_points(points, options);
-  const int world_rank = runtime.rank(), world_size = runtime.size();
-  spdlog::info("sweep: {} cases over {} rank(s)", points.size(), world_size);
+  spdlog::info("sweep: {} cases over {} rank(s)", points.size(), runtime.size());
 
-  // Each rank runs cases rank, rank + size, ... on its own (MPI_COMM_SELF).
-  long ran = 0, skipped = 0, failed = 0;
-  const std::size_t mine = (points.size() + world_size - 1 - world_rank) / world_size;
-  Progress progress(
-      "sweep", mine,
-      world_rank == 0 && spdlog::default_logger_raw()->should_log(spdlog::level::info), "cases");
-  for (std::size_t i = static_cast<std::size_t>(world_rank); i < points.size(); i += world_size) {
+  // Case i runs on rank i mod size alone; a case finished earlier with the same resolved case
+  // is skipped, a failing one recorded (workflows/job_runner.hpp).
+  std::vector<workflows::Job> jobs;
+  for (std::size_t i = 0; i < points.size(); ++i) {
     const SweepPoint& point = points[i];
-    const std::filesystem::path dir = case_dir(options, point);
-    const std::string resolved = cases[i].resolved_yaml();
-    progress.update(ran + skipped + failed, point.name + " (" + label(point) + ")");
-    if (const auto record = read_json(dir / kCaseSummary);
-        record && record->value("resolved_yaml", "") == resolved &&
-        record->value("status", "") == "ok") {
-      ++skipped;
-      spdlog::info("sweep: {} ({}) finished earlier; skipped", point.name, label(point));
-      continue;
-    }
-    std::filesystem::create_directories(dir);
-    nlohmann::json record;
-    record["name"] = point.name;
-    record["values"] = point.values;
-    record["resolved_yaml"] = resolved;
-    record["rank"] = world_rank;
-    Stopwatch clock;
-    try {
-      CommunicatorScope one_rank(runtime, MPI_COMM_SELF);
+    workflows::Job job;
+    job.name = point.name;
+    job.description = point.name + " (" + label(point) + ")";
+    job.dir = case_dir(options, point);
+    job.identity = cases[i].resolved_yaml();
+    job.about = {{"values", point.values}};
+    job.run = [&case_file = cases[i], dir = job.dir](Runtime& one_rank) {
       RunOptions run;
       run.output_dir = dir;
       run.show_progress = false;
-      write_text_atomically(dir / "case.resolved.yaml", resolved);
-      record["results"] = run_solver(runtime, cases[i], run);
-      record["status"] = "ok";
-      ++ran;
-    } catch (const InputError&) {
-      throw;  // a bad case (the solver's own checks) stops the sweep: fix the file, rerun resumes
-    } catch (const Error& e) {
-      record["status"] = "failed";
-      record["error"] = e.what();
-      ++failed;
-      spdlog::warn("sweep: {} ({}) failed: {}", point.name, label(point), e.what());
-    }
-    record["wall_time_s"] = clock.seconds();
-    write_text_atomically(dir / kCaseSummary, record.dump(2) + "\n");
-    spdlog::info("sweep: {} ({}) {} in {:.1f} s", point.name, label(point),
-                 record["status"].get<std::string>(), clock.seconds());
+      write_text_atomically(dir / "case.resolved.yaml", case_file.resolved_yaml());
+      return run_solver(one_rank, case_file, run);
+    };
+    jobs.push_back(std::move(job));
   }
-  progress.update(mine);
-  progress.finish(fmt::format("{} run, {} skipped, {} failed on rank 0", ran, skipped, failed));
-  long counts[3] = {ran, skipped, failed};
-  MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_LONG, MPI_SUM, runtime.comm());
+  workflows::JobOptions job_options;
+  job_options.record_file = kCaseSummary;
+  job_options.label = "sweep";
+  job_options.what = "cases";
+  const workflows::JobsDone done_jobs = workflows::run_jobs(runtime, jobs, job_options);
 
   nlohmann::json results;
   results["cases"] = points.size();
-  results["cases_run"] = counts[0];
-  results["cases_skipped"] = counts[1];
-  results["cases_failed"] = counts[2];
+  results["cases_run"] = done_jobs.ran;
+  results["cases_skipped"] = done_jobs.skipped;
+  results["cases_failed"] = done_jobs.failed;
   nlohmann::json table = nlohmann::json::array();
   std::string problem;
   if (runtime.root()) {
     std::vector<std::pair<const SweepPoint*, nlohmann::json>> done;
     std::vector<std::string> not_converged;
-    for (const auto& point : points) {
-      auto record = read_json(case_dir(options, point) / kCaseSummary);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const SweepPoint& point = points[i];
+      nlohmann::json record = done_jobs.records[i];
       nlohmann::json row{{"name", point.name}, {"values", point.values}};
-      row["status"] = record ? record->value("status", "missing") : "missing";
-      if (record && row["status"] == "ok") {
-        row["diagnostics"] = (*record)["results"]["diagnostics"];
-        if (const auto& r = (*record)["results"]; r.contains("converged")) {
+      row["status"] = record.is_object() ? record.value("status", "missing") : "missing";
+      if (row["status"] == "ok") {
+        row["diagnostics"] = record["results"]["diagnostics"];
+        if (const auto& r = record["results"]; r.contains("converged")) {
           row["converged"] = r["converged"];
           if (!r["converged"].get<bool>()) not_converged.push_back(point.name);
         }
-        done.emplace_back(&point, std::move(*record));
+        done.emplace_back(&point, std::move(record));
       }
       table.push_back(row);
     }

@@ -2,7 +2,7 @@
 // The surface distributions of a finished airfoil case (its surface.csv: Cp and Cf per wall
 // face) as cell arrays of the sweep dataset, whose arrays are all mesh-sized: "wall_cp" and
 // "wall_cf" hold wall face i's value on every cell of grid column i (read them on row j = 0).
-// The AirfRANS-style datasets of issue 15 carry the surface Cp and Cf this way.
+// The AirfRANS-style RANS datasets carry the surface Cp and Cf this way.
 #include <filesystem>
 
 #include "io/mesh_data.hpp"

@@ -1,5 +1,6 @@
 #include "core/schema.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -125,6 +126,18 @@ KeySpec& Schema::component(const std::string& name, const SchemaSource& source,
 
 KeySpec& Schema::value_lists(const std::string& name, const std::string& doc) {
   return add(name, KeyType::kValueLists, doc);
+}
+
+Schema& Schema::defaults_by(const std::string& key, std::map<std::string, DefaultsRow> rows) {
+  const KeySpec* spec = find(key);
+  if (!spec || spec->type != KeyType::kChoice)
+    throw Error("schema: defaults_by needs a choice key declared before it, not '" + key + "'");
+  for (const auto& [value, row] : rows)
+    if (std::find(spec->choices.begin(), spec->choices.end(), value) == spec->choices.end())
+      throw Error("schema: defaults_by row '" + value + "' is not a choice of '" + key + "'");
+  defaults_key_ = key;
+  defaults_rows_ = std::move(rows);
+  return *this;
 }
 
 const KeySpec* Schema::find(const std::string& name) const {

@@ -2,9 +2,11 @@
 // Declarative description of a case-file section: its keys, their types, defaults, ranges,
 // choices, units and one-line docs. Schemas validate case files and generate
 // docs/case-reference.md, so what a component accepts is written down exactly once.
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace surrox {
@@ -125,6 +127,16 @@ class Schema {
   KeySpec& component(const std::string& name, const SchemaSource& source, const std::string& doc);
   KeySpec& value_lists(const std::string& name, const std::string& doc);
 
+  // Defaults that depend on the value of this section's choice key `key` (e.g. the validated
+  // settings of `equations: rans`): per value, (key path below this section, YAML text) pairs.
+  // The validator applies the row of the case's value (given or defaulted) before any other
+  // default of the section, where the path is absent and its component (as written, or its
+  // default type) has the key; a key the case gives always wins. The case reference lists them.
+  using DefaultsRow = std::vector<std::pair<std::string, std::string>>;
+  Schema& defaults_by(const std::string& key, std::map<std::string, DefaultsRow> rows);
+  const std::string& defaults_key() const { return defaults_key_; }
+  const std::map<std::string, DefaultsRow>& defaults_rows() const { return defaults_rows_; }
+
   const std::string& doc() const { return doc_; }
   const std::vector<KeySpec>& keys() const { return keys_; }
   const KeySpec* find(const std::string& name) const;
@@ -134,6 +146,8 @@ class Schema {
   KeySpec& add(const std::string& name, KeyType type, const std::string& doc);
   std::string doc_;
   std::vector<KeySpec> keys_;
+  std::string defaults_key_;
+  std::map<std::string, DefaultsRow> defaults_rows_;
 };
 
 }  // namespace surrox

@@ -43,6 +43,14 @@ void render(const std::string& path, const Schema& schema, std::string& out,
     out += "| `" + key.name + "` | " + to_string(key.type) + " | " + default_text(key) + " | " +
            escape(allowed) + " | " + escape(key.unit) + " | " + escape(key.doc) + " |\n";
   }
+  if (!schema.defaults_key().empty()) {
+    out += "\nDefaults that depend on `" + schema.defaults_key() +
+           "` (applied where the case does not give the key; they replace the column above):\n\n";
+    out += "| `" + schema.defaults_key() + "` | key | default |\n|---|---|---|\n";
+    for (const auto& [value, row] : schema.defaults_rows())
+      for (const auto& [key_path, text] : row)
+        out += "| `" + value + "` | `" + key_path + "` | `" + escape(text) + "` |\n";
+  }
   for (const auto& key : schema.keys()) {
     const std::string child = path.empty() ? key.name : path + "." + key.name;
     if (key.type == KeyType::kSection) render(child, *key.section, out);

@@ -1,5 +1,6 @@
 #include "core/schema_validator.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -49,6 +50,7 @@ class Validator {
                                                         "; valid keys: " + join(allowed));
       }
     }
+    apply_defaults_by(schema, node);
     for (const KeySpec& spec : schema.keys()) key(spec, node, view);
   }
 
@@ -156,6 +158,62 @@ class Validator {
       return;
     }
     section(spec.components->schema_of(name), node, path, {"type"});
+  }
+
+  // The row of Schema::defaults_by for the case's value of its key (an invalid value has no row;
+  // the key's own check reports it).
+  void apply_defaults_by(const Schema& schema, YAML::Node& node) {
+    if (schema.defaults_key().empty()) return;
+    const KeySpec* choice = schema.find(schema.defaults_key());
+    const YAML::Node given = node[schema.defaults_key()];
+    std::string value;
+    if (given && given.IsScalar())
+      value = given.Scalar();
+    else if (choice->default_value)
+      value = YAML::Load(*choice->default_value).Scalar();
+    const auto row = schema.defaults_rows().find(value);
+    if (row == schema.defaults_rows().end()) return;
+    for (const auto& [path, text] : row->second) {
+      std::vector<std::string> parts;
+      for (std::size_t start = 0;;) {
+        const std::size_t dot = path.find('.', start);
+        parts.push_back(path.substr(start, dot == std::string::npos ? dot : dot - start));
+        if (dot == std::string::npos) break;
+        start = dot + 1;
+      }
+      default_if_absent(schema, node, parts, 0, text);
+    }
+  }
+
+  // Sets parts[i...] below `node` to `text` where absent, creating the sections and components
+  // on the way as the validator would; nothing where the path's schema has no such key.
+  static void default_if_absent(const Schema& schema, YAML::Node node,
+                                const std::vector<std::string>& parts, std::size_t i,
+                                const std::string& text) {
+    const KeySpec* spec = schema.find(parts[i]);
+    if (!spec || !node.IsMap()) return;
+    const YAML::Node child = node[parts[i]];
+    const bool absent = !child || child.IsNull();
+    if (i + 1 == parts.size()) {
+      if (absent) node[parts[i]] = YAML::Load(text);
+      return;
+    }
+    if (!absent && !child.IsMap()) return;  // the key's own check reports it
+    if (spec->type == KeyType::kSection) {
+      if (absent) node[parts[i]] = YAML::Node(YAML::NodeType::Map);
+      default_if_absent(*spec->section, node[parts[i]], parts, i + 1, text);
+    } else if (spec->type == KeyType::kComponent) {
+      const YAML::Node type = absent ? YAML::Node() : child["type"];
+      const std::string name = type && type.IsScalar() ? type.Scalar() : spec->default_component;
+      const std::vector<std::string> names = spec->components->names();
+      if (std::find(names.begin(), names.end(), name) == names.end()) return;
+      if (absent) {
+        YAML::Node made(YAML::NodeType::Map);
+        made["type"] = name;
+        node[parts[i]] = made;
+      }
+      default_if_absent(spec->components->schema_of(name), node[parts[i]], parts, i + 1, text);
+    }
   }
 
   template <class T>

@@ -3,8 +3,7 @@
 // vorticity now → the coefficients b of its change over k solver steps in a second POD basis,
 // that of the changes (Ψ, mean change δ̄), and the proposal ω + δ̄ + Ψ b. Two bases because the
 // change over a few steps is the tendency (advection, β ψ_x, ∇²ω): smaller scales than the
-// state, which the state's modes miss (measured: the best proposal in the span of the state's
-// modes misses 97 % of the change in the chaotic double gyre, docs/validation/qg.md).
+// state, which the state's modes miss (docs/validation/qg.md measures how much).
 // The map is a linear layer plus an MLP on standardised coefficients (both trainable);
 // pretraining starts the linear layer from the least-squares fit with the MLP's last layer at
 // zero (so the pretrained network is at least that linear model), and without pretraining the

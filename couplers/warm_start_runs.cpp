@@ -31,10 +31,9 @@ WarmRun warm_run(Runtime& runtime, const CoupledCase& c, long cfl_ramp,
   const auto predicted = warm.coefficients();
   Surface predicted_surface = warm.surface();
   Stopwatch priming;
-  const long primed = start_from_field(warm, field);
+  start_from_field(warm, field);
   const double priming_s = priming.seconds();
   SteadyRun run = run_to_criterion(warm);
-  run.iterations += primed;
   run.solve_s += priming_s;
   for (double& t : run.seconds) t += priming_s;
   const double total_s = inference_s + run.solve_s;
@@ -55,11 +54,10 @@ WarmRun warm_run(Runtime& runtime, const CoupledCase& c, long cfl_ramp,
 
 }  // namespace
 
-long start_from_field(solvers::SteadyFlowSolver& solver, const PrimitiveField& f) {
+void start_from_field(solvers::SteadyFlowSolver& solver, const PrimitiveField& f) {
   solver.set_initial_primitive(f.rho, f.u, f.v, f.p);
   // A RANS model's ν_t starts the turbulence model too (ν̃ from the free stream otherwise).
   if (f.nu_t.size() > 0) solver.set_initial_eddy_viscosity(f.nu_t);
-  return 0;
 }
 
 CaseRecord run_warm_start_case(Runtime& runtime, const CoupledCase& c, const CaseChannels& channels,

@@ -18,8 +18,7 @@ CaseRecord run_warm_start_case(Runtime& runtime, const CoupledCase& c, const Cas
                                std::vector<CoupledModel>& models, long warm_cfl_ramp);
 
 // Starts `solver` from `field` (guarded). The solver sets its far-field vortex from the field's
-// own lift, so a converged field restarts converged. Returns the extra cycles spent before the
-// field is in place (0 here), which the caller counts as iterations.
-long start_from_field(solvers::SteadyFlowSolver& solver, const PrimitiveField& field);
+// own lift, so a converged field restarts converged; no cycle is spent on putting it in place.
+void start_from_field(solvers::SteadyFlowSolver& solver, const PrimitiveField& field);
 
 }  // namespace surrox::couplers

@@ -10,7 +10,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "io/vtk_error_capture.hpp"
-#include "io/vtk_xml_text.hpp"
+#include "io/xml_text.hpp"
 
 namespace surrox::io {
 namespace {

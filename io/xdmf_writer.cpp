@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/atomic_file.hpp"
+#include "io/xml_text.hpp"
 
 namespace surrox::io {
 
@@ -13,32 +14,6 @@ std::string number(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.17g", value);
   return buffer;
-}
-
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
 }
 
 std::string join(const std::vector<std::size_t>& values) {
@@ -80,7 +55,7 @@ const char* attribute_type(std::size_t components) {
 
 // "file.h5:/mesh/points", or "file.h5:/blocks/inlet/mesh/points" for a block of a multiblock.
 std::string heavy(const XdmfDescription& d, const std::string& object) {
-  return escape(d.h5_reference + ":" + d.h5_group + "/" + object);
+  return detail::xml_escaped(d.h5_reference + ":" + d.h5_group + "/" + object);
 }
 
 void write_mesh(std::ostream& out, const XdmfDescription& d, const std::string& indent) {
@@ -150,7 +125,7 @@ void write_field(std::ostream& out, const XdmfDescription& d, const XdmfField& f
   // A single layer (nk = 1) is shown to XDMF as 2D, so the slab's shape drops that axis too.
   std::vector<std::size_t> slab_dims = dims;
   if (structured(d.kind) && d.point_dims[2] == 1) slab_dims.erase(slab_dims.begin());
-  out << indent << "<Attribute Name=\"" << escape(field.name) << "\" AttributeType=\""
+  out << indent << "<Attribute Name=\"" << detail::xml_escaped(field.name) << "\" AttributeType=\""
       << attribute_type(field.components) << "\" Center=\"" << (field.on_cells ? "Cell" : "Node")
       << "\">\n"
       // The slab's own shape drops the time axis: ParaView's Xdmf2 reader expects
@@ -172,7 +147,7 @@ std::string xdmf_document(const XdmfDescription& d) {
   std::ostringstream out;
   out << "<?xml version=\"1.0\" ?>\n"
       << "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
-      << "<!-- surrox dataset sidecar: heavy data in " << escape(d.h5_reference)
+      << "<!-- surrox dataset sidecar: heavy data in " << detail::xml_escaped(d.h5_reference)
       << " (docs/formats.md) -->\n"
       << "<Xdmf Version=\"2.0\">\n"
       << "  <Domain>\n";
@@ -201,13 +176,14 @@ std::string xdmf_collection_document(const std::vector<XdmfDescription>& blocks)
   out << "<?xml version=\"1.0\" ?>\n"
       << "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
       << "<!-- surrox multiblock sidecar: heavy data in "
-      << escape(blocks.empty() ? std::string() : blocks.front().h5_reference)
+      << detail::xml_escaped(blocks.empty() ? std::string() : blocks.front().h5_reference)
       << " (docs/formats.md) -->\n"
       << "<Xdmf Version=\"2.0\">\n"
       << "  <Domain>\n"
       << "    <Grid Name=\"blocks\" GridType=\"Collection\" CollectionType=\"Spatial\">\n";
   for (const auto& d : blocks) {
-    out << "      <Grid Name=\"" << escape(d.grid_name) << "\" GridType=\"Uniform\">\n";
+    out << "      <Grid Name=\"" << detail::xml_escaped(d.grid_name)
+        << "\" GridType=\"Uniform\">\n";
     write_mesh(out, d, "        ");
     if (!d.times.empty())
       for (const auto& field : d.fields) write_field(out, d, field, d.times.size() - 1, "        ");

@@ -1,6 +1,6 @@
 #pragma once
-// Internal to surrox_io_vtk: text pieces for the small XML files surrox writes itself
-// (.pvd collections, partitioned summaries).
+// Internal to the io libraries: text pieces for the small XML files surrox writes itself (.pvd
+// collections, partitioned VTK summaries, XDMF sidecars).
 #include <charconv>
 #include <string>
 
@@ -12,6 +12,7 @@ inline std::string exact_number(double value) {
   return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
 }
 
+// Text for an XML attribute value or element content: the five predefined entities.
 inline std::string xml_escaped(const std::string& text) {
   std::string out;
   for (char c : text) {
@@ -27,6 +28,9 @@ inline std::string xml_escaped(const std::string& text) {
         break;
       case '"':
         out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
         break;
       default:
         out += c;

@@ -89,11 +89,11 @@ Schema acceleration_schema() {
       "the next iterate combines the last cycles' so that the linearised update is least; the "
       "converged solution is the same. docs/validation/airfoil.md, \"Anderson acceleration\"");
   s.integer("depth",
-            "cycles' differences kept (0: off); default 12 for euler and navier_stokes, 0 for "
-            "rans (it took more cycles to the NACA 0012 RANS case's Cauchy stop: 1568 → 2193)")
+            "cycles' differences kept (0: off); 0 for rans (it took more cycles to the NACA 0012 "
+            "RANS case's Cauchy stop: 1568 → 2193), see the solver's defaults by equations")
       .at_least(0)
       .at_most(AndersonAcceleration::kMaxDepth)
-      .optional();
+      .fallback("12");
   s.real("start",
          "relative density residual below which it starts; never inside the CFL ramp, where the "
          "start-up transient is far from the linear regime it extrapolates")
@@ -116,7 +116,7 @@ Schema AirfoilSolver::schema() {
       "Steady 2D compressible flow past an airfoil (Euler, laminar Navier–Stokes or RANS with "
       "Spalart–Allmaras) on a "
       "body-fitted O-grid (or TMR's flat plate): cell-centred finite volumes, Roe flux with MUSCL reconstruction, "
-      "LU-SGS pseudo-time stepping. Units: ρ∞ = 1, |u∞| = 1, chord = 1, p∞ = 1/(γM²).");
+      "implicit pseudo-time stepping (line-implicit or LU-SGS) with FAS multigrid. Units: ρ∞ = 1, |u∞| = 1, chord = 1, p∞ = 1/(γM²).");
   s.choice("equations", names_of(kEquationsTable),
            "governing equations (" + docs_of(kEquationsTable) + ")")
       .fallback("euler");
@@ -129,7 +129,9 @@ Schema AirfoilSolver::schema() {
       .above(0)
       .optional();
   s.section("turbulence", turbulence_schema(), "turbulence model (equations: rans only)");
-  s.real("cfl", "pseudo-time CFL number of the local time steps (LU-SGS is stable far beyond 1)")
+  s.real(
+       "cfl",
+       "pseudo-time CFL number of the local time steps (the implicit smoothers are stable far beyond 1)")
       .above(0)
       .at_most(1e6)
       .fallback("50");
@@ -155,12 +157,12 @@ Schema AirfoilSolver::schema() {
       .at_most(0.5)
       .fallback("0.1");
   s.real("linear_wave_fix",
-         "the same width on the entropy and shear waves; default 0.2 for euler (damps the "
-         "odd-even entropy layer along the wall, which otherwise stalls convergence), 0 for "
-         "navier_stokes (the boundary layer must not see it)")
+         "the same width on the entropy and shear waves: 0.2 for euler (damps the odd-even "
+         "entropy layer along the wall, which otherwise stalls convergence), 0 for navier_stokes "
+         "and rans (the boundary layer must not see it)")
       .at_least(0)
       .at_most(0.5)
-      .optional();
+      .fallback("0.2");
   s.real("lusgs_omega", "LU-SGS over-relaxation ω of the spectral radii (1 ≤ ω ≤ 2)")
       .at_least(1)
       .at_most(2)
@@ -195,6 +197,22 @@ Schema AirfoilSolver::schema() {
   s.component("mesh", mesh::grid_registry(),
               "the grid: the O-grid around an airfoil, or TMR's flat plate")
       .default_type(mesh::kDefaultGridType);
+  // What a case with only the required keys gets per equation set: the settings each was
+  // validated with. RANS: TMR's NACA 0012 case at 256 × 128 (docs/validation/rans.md: MUSCL ν̃,
+  // the near wake clustered, the first cell at y+ ≈ 0.5 for Re 6e6, the far field at 100
+  // chords, ν̃'s step at CFL ≤ 20, the Cauchy stop on CL and CD, no acceleration).
+  s.defaults_by("equations", {{"navier_stokes", {{"linear_wave_fix", "0"}}},
+                              {"rans",
+                               {{"linear_wave_fix", "0"},
+                                {"acceleration.depth", "0"},
+                                {"cfl_ramp", "100"},
+                                {"max_iterations", "6000"},
+                                {"convergence.stop_on", "[cl, cd]"},
+                                {"turbulence.cfl", "20"},
+                                {"turbulence.convection", "second_order"},
+                                {"mesh.first_cell_height", "2.0e-6"},
+                                {"mesh.farfield_radius", "100"},
+                                {"mesh.wake_growth", "1.2"}}}});
   return s;
 }
 
@@ -234,7 +252,7 @@ void AirfoilSolver::initialize(const CaseNode& config, Runtime& runtime) {
   p.limiter = lookup(kLimiterTable, config.string("limiter"), config, "limiter").value;
   p.far_field = lookup(kFarFieldTable, config.string("far_field"), config, "far_field").value;
   p.entropy_fix = config.real("entropy_fix");
-  p.linear_fix = config.has("linear_wave_fix") ? config.real("linear_wave_fix") : -1.0;
+  p.linear_fix = config.real("linear_wave_fix");
   p.lusgs_omega = config.real("lusgs_omega");
   const CaseNode smoother = config.section("smoother");
   p.smoother = smoother.type();
@@ -247,9 +265,7 @@ void AirfoilSolver::initialize(const CaseNode& config, Runtime& runtime) {
   p.multigrid_wall =
       lookup(kMultigridWallTable, config.string("multigrid_wall"), config, "multigrid_wall").value;
   const CaseNode acceleration = config.section("acceleration");
-  p.acceleration_depth = acceleration.has("depth")         ? acceleration.integer("depth")
-                         : p.equations == Equations::kRans ? 0
-                                                           : 12;
+  p.acceleration_depth = acceleration.integer("depth");
   p.acceleration_start = acceleration.real("start");
   p.acceleration_restart = acceleration.real("restart");
   const auto generator = mesh::make_grid_generator(config.section("mesh"));

@@ -20,12 +20,12 @@
 // Over MPI ranks (slabs of rows in j) the lines cross the slab edges. By default each rank solves
 // its piece of every line alone, the other rank's edge row entering the right-hand side with its
 // ΔU of the pass before (zero in the first pass; block Jacobi across the cut, Gauss–Seidel over
-// the passes): no waiting, at 1–11 % more cycles on the default cases on 2 ranks
-// (docs/validation/airfoil.md). With `exact_across_ranks` the lines are solved whole: the
-// elimination runs over the ranks one after the other (each sends its last row's G_j to the
-// next), and so does each line's forward substitution (g_j) up and back substitution (x_j) down.
-// Every cell sees exactly the operands it sees on one rank, so N ranks reproduce the one-rank
-// iterates bit for bit; the price is that the ranks wait for each other line by line.
+// the passes): no waiting, at a few more cycles (measured in docs/validation/airfoil.md). With
+// `exact_across_ranks` the lines are solved whole: the elimination runs over the ranks one after
+// the other (each sends its last row's G_j to the next), and so does each line's forward
+// substitution (g_j) up and back substitution (x_j) down. Every cell sees exactly the operands it
+// sees on one rank, so N ranks reproduce the one-rank iterates bit for bit; the price is that the
+// ranks wait for each other line by line.
 #include <Kokkos_Core.hpp>
 
 #include "solvers/airfoil/slab.hpp"

@@ -8,8 +8,8 @@ void register_solvers(SolverRegistry& registry) {
   registry.add(
       "airfoil",
       {[] { return std::make_unique<AirfoilSolver>(); }, AirfoilSolver::schema(),
-       "steady 2D Euler / laminar Navier–Stokes flow past an airfoil (O-grid, Roe + MUSCL, "
-       "LU-SGS)"});
+       "steady 2D Euler / laminar Navier–Stokes / RANS flow past an airfoil (O-grid, Roe + "
+       "MUSCL, implicit smoothers, multigrid)"});
 }
 
 }  // namespace surrox::solvers::airfoil

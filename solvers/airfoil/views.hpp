@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "mesh/curvilinear_grid.hpp"
+#include "solvers/common/sums.hpp"
 
 namespace surrox::solvers::airfoil {
 
@@ -17,21 +18,5 @@ using Rows = Kokkos::pair<long, long>;
 
 // The periodic index i of n cells around the airfoil, for i in [−n, 2n).
 KOKKOS_INLINE_FUNCTION long wrap(long i, long n) { return i < 0 ? i + n : (i >= n ? i - n : i); }
-
-// Sums of N per-cell figures in one pass (Kokkos 3 joins through volatile references).
-template <int N>
-struct SumN {
-  double v[N];
-  KOKKOS_INLINE_FUNCTION SumN() {
-    for (int n = 0; n < N; ++n) v[n] = 0;
-  }
-  KOKKOS_INLINE_FUNCTION SumN& operator+=(const SumN& o) {
-    for (int n = 0; n < N; ++n) v[n] += o.v[n];
-    return *this;
-  }
-  KOKKOS_INLINE_FUNCTION void operator+=(const volatile SumN& o) volatile {
-    for (int n = 0; n < N; ++n) v[n] += o.v[n];
-  }
-};
 
 }  // namespace surrox::solvers::airfoil

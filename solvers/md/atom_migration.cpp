@@ -92,11 +92,7 @@ void migrate_atoms(System& s, const RankGrid& grid) {
     }
     owned = std::move(keep);
   }
-  if (moved) {
-    const Units units = s.units;
-    s.load(owned);
-    s.units = units;
-  }
+  if (moved) s.load(owned);
 }
 
 }  // namespace surrox::solvers::md

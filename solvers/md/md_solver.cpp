@@ -706,9 +706,7 @@ void MdSolver::load_state(const io::Hdf5Checkpoint& c) {
     data.image.push_back(
         {static_cast<int>(ids(i, 2)), static_cast<int>(ids(i, 3)), static_cast<int>(ids(i, 4))});
   }
-  const Units units = system_.units;
   system_.load(data);
-  system_.units = units;
   step_ = static_cast<long>(c.scalar("md_step"));
   eta_ = c.scalar("md_eta");
   eta_dot_ = c.scalar("md_eta_dot");

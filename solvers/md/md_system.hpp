@@ -56,7 +56,7 @@ struct System {
   Kokkos::View<int* [3], Kokkos::LayoutRight> image;
   RealView mass;  // per type (index 0 unused)
 
-  void load(const AtomData& data);  // replaces the atoms (no ghosts)
+  void load(const AtomData& data);  // replaces the atoms and masses (no ghosts); keeps units
   AtomData owned_atoms() const;     // owned atoms in index order, positions as they are
   AtomData to_host() const;         // owned atoms in id order, wrapped into the box
   void reserve(long capacity);      // grows x, f, type, tag to at least `capacity` rows

@@ -1,7 +1,6 @@
 #pragma once
-// Pieces of the Rayleigh–Bénard solver: the one-pass reduction of the per-cell figures, the
-// reproducible initial perturbation, the landing of steps on output times, phase timing and the
-// figure names.
+// Pieces of the Rayleigh–Bénard solver: the reproducible initial perturbation, the landing of
+// steps on output times, phase timing and the figure names.
 #include <fmt/format.h>
 
 #include <Kokkos_Core.hpp>
@@ -14,26 +13,11 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "solvers/common/sums.hpp"
 #include "solvers/counter_hash.hpp"
 #include "solvers/scoped_phase.hpp"
 
 namespace surrox::solvers::rayleigh_benard::detail {
-
-// Sums of the per-cell figures in one pass (Kokkos 3 joins through volatile references).
-struct Sums {
-  static constexpr int kCount = 6;
-  double v[kCount];
-  KOKKOS_INLINE_FUNCTION Sums() {
-    for (int n = 0; n < kCount; ++n) v[n] = 0;
-  }
-  KOKKOS_INLINE_FUNCTION Sums& operator+=(const Sums& o) {
-    for (int n = 0; n < kCount; ++n) v[n] += o.v[n];
-    return *this;
-  }
-  KOKKOS_INLINE_FUNCTION void operator+=(const volatile Sums& o) volatile {
-    for (int n = 0; n < kCount; ++n) v[n] += o.v[n];
-  }
-};
 
 // A reproducible uniform number in [−1, 1) from (seed, global cell index): the same initial
 // field on any number of ranks.

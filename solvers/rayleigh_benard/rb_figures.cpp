@@ -10,7 +10,7 @@ namespace surrox::solvers::rayleigh_benard {
 namespace {
 
 using detail::kFigures;
-using detail::Sums;
+using Sums = SumN<6>;  // the six figures below
 
 }  // namespace
 

@@ -6,9 +6,12 @@
 // bad input exits with 2 naming the key: a turbulence section with other equations, a
 // non-positive ν̃ ratio, an unknown model, rans without a Reynolds number, an unknown mesh type.
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -37,6 +40,64 @@ TEST(RansCase, ShortenedNaca0012RunsThroughTheCli) {
   const auto summary = nlohmann::json::parse(in);
   EXPECT_EQ(summary.dump().find("nan"), std::string::npos);
   EXPECT_NE(summary.dump().find("res_nu_tilde"), std::string::npos) << summary.dump();
+}
+
+// A RANS case with only the required keys (and the shipped case's section, flow and angle) gets
+// the validated settings of cases/airfoil/naca0012_rans.yaml from the solver's defaults by
+// equations: the same resolved solver section, and the same iterates.
+TEST(RansCase, ABareCaseGetsTheShippedCasesValidatedSettings) {
+  const auto source = surrox::testing::source_dir();
+  const auto dir = surrox::testing::scratch_dir();
+  std::ofstream(dir / "bare.yaml") << "solver:\n  type: airfoil\n  equations: rans\n  mach: 0.15\n"
+                                      "  alpha_deg: 10.0\n  reynolds: 6.0e6\n  mesh:\n"
+                                      "    airfoil: {type: selig, file: "
+                                   << (source / "cases/airfoil/naca0012_tmr.dat").string() << "}\n";
+  const std::string shipped = (source / "cases/airfoil/naca0012_rans.yaml").string();
+  const std::string bare = (dir / "bare.yaml").string();
+  // The resolved solver section as JSON: key order and number spelling (1e-8, 1.0e-8) aside.
+  std::function<nlohmann::json(const YAML::Node&)> as_json = [&](const YAML::Node& node) {
+    nlohmann::json j;
+    if (node.IsMap()) {
+      for (const auto& entry : node) j[entry.first.Scalar()] = as_json(entry.second);
+    } else if (node.IsSequence()) {
+      for (const auto& item : node) j.push_back(as_json(item));
+    } else {
+      const std::string text = node.Scalar();
+      char* end = nullptr;
+      const double number = std::strtod(text.c_str(), &end);
+      j = !text.empty() && *end == '\0' ? nlohmann::json(number) : nlohmann::json(text);
+    }
+    return j;
+  };
+  auto resolved_solver = [&](const std::string& file) {
+    std::string out;
+    EXPECT_EQ(surrox::testing::run_surrox("validate " + file + " --log-level off", &out), 0) << out;
+    return as_json(YAML::Load(out)["solver"]);
+  };
+  const nlohmann::json from_bare = resolved_solver(bare);
+  EXPECT_EQ(from_bare, resolved_solver(shipped));
+  EXPECT_EQ(from_bare["turbulence"]["convection"], "second_order");
+  EXPECT_EQ(from_bare["mesh"]["wake_growth"], 1.2);
+  EXPECT_EQ(from_bare["turbulence"]["cfl"], 20);
+  // Twenty cycles of both on a small grid: the same forces to the last bit.
+  const std::string small =
+      " --log-level warn --set solver.max_iterations=20 --set solver.mesh.cells_around=64"
+      " --set solver.mesh.cells_normal=48 --set solver.mesh.first_cell_height=2e-4"
+      " --set solver.mesh.farfield_radius=15 --set output.vtk=false --set output.hdf5=false";
+  std::string out;
+  ASSERT_EQ(
+      surrox::testing::run_surrox("run " + bare + " -o " + (dir / "a").string() + small, &out), 0)
+      << out;
+  ASSERT_EQ(
+      surrox::testing::run_surrox("run " + shipped + " -o " + (dir / "b").string() + small, &out),
+      0)
+      << out;
+  auto forces = [](const std::filesystem::path& run) {
+    std::ifstream in(run / "summary.json");
+    const auto d = nlohmann::json::parse(in)["results"]["diagnostics"];
+    return std::make_pair(d["cl"].get<double>(), d["cd"].get<double>());
+  };
+  EXPECT_EQ(forces(dir / "a"), forces(dir / "b"));
 }
 
 // cases/airfoil/flat_plate_rans.yaml as shipped (16 + 48 by 48 cells, stopped by the Cauchy test

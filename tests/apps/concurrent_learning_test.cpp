@@ -199,7 +199,7 @@ TEST(ConcurrentLearnCommand, IteratesContinuesAndRefusesAnotherConfig) {
   EXPECT_EQ(lines, 3);
   // init_from_previous: iteration 1's models start from iteration 0's, with reuse_set applied.
   std::ifstream result(dir / "learn/iter.001/train.1/result.json");
-  EXPECT_EQ(nlohmann::json::parse(result)["steps"], 10);
+  EXPECT_EQ(nlohmann::json::parse(result)["results"]["steps"], 10);
   std::ifstream resolved(dir / "learn/iter.001/train.1/config.resolved.yaml");
   const std::string yaml((std::istreambuf_iterator<char>(resolved)),
                          std::istreambuf_iterator<char>());

@@ -254,3 +254,70 @@ TEST(CaseFile, ReportsEveryProblemAtOnce) {
 
 }  // namespace
 }  // namespace surrox::io
+
+namespace surrox::io {
+namespace {
+
+// Schema::defaults_by: a choice key's value selects defaults for keys below the section, through
+// sections and components; what the case gives wins; a component without the key is skipped.
+const Schema& schema_with_defaults_by() {
+  static const Schema s = [] {
+    Schema root("test case with defaults by mode");
+    root.choice("mode", {"slow", "fast"}, "how fast").fallback("slow");
+    root.integer("steps", "step count").fallback("10");
+    Schema run("run settings");
+    run.real("end_time", "end time").fallback("1.0");
+    root.section("run", run, "run settings");
+    root.component("widget", widgets(), "the widget").default_type("gear");
+    root.defaults_by("mode", {{"fast",
+                               {{"steps", "100"},
+                                {"run.end_time", "0.1"},
+                                {"widget.teeth", "40"},
+                                {"widget.no_such_key", "1"}}}});
+    return root;
+  }();
+  return s;
+}
+
+TEST(CaseFileDefaultsBy, TheChoicesRowFillsWhatTheCaseLeavesOut) {
+  const auto load = [](const std::string& text, const std::vector<std::string>& set = {}) {
+    return load_case_text(text, "case.yaml", schema_with_defaults_by(), set);
+  };
+  const CaseFile slow = load("mode: slow\n");
+  EXPECT_EQ(slow.root.integer("steps"), 10);
+  EXPECT_EQ(slow.root.section("run").real("end_time"), 1.0);
+  EXPECT_EQ(slow.root.section("widget").integer("teeth"), 12);
+  EXPECT_EQ(load("{}").root.integer("steps"), 10);  // the choice's own default selects its row
+
+  const CaseFile fast = load("mode: fast\n");
+  EXPECT_EQ(fast.root.integer("steps"), 100);
+  EXPECT_EQ(fast.root.section("run").real("end_time"), 0.1);
+  EXPECT_EQ(fast.root.section("widget").type(), "gear");
+  EXPECT_EQ(fast.root.section("widget").integer("teeth"), 40);
+  EXPECT_FALSE(fast.root.section("widget").has("no_such_key"));
+  // What the case (or --set) gives wins over the row.
+  const CaseFile given = load("mode: fast\nsteps: 7\nwidget: {teeth: 5}\n", {"run.end_time=2"});
+  EXPECT_EQ(given.root.integer("steps"), 7);
+  EXPECT_EQ(given.root.section("widget").integer("teeth"), 5);
+  EXPECT_EQ(given.root.section("run").real("end_time"), 2.0);
+  EXPECT_EQ(load("mode: slow\n", {"mode=fast"}).root.integer("steps"), 100);
+  // A component type without the key gets nothing from the row; a bad mode is still an error.
+  const CaseFile spring = load("mode: fast\nwidget: {type: spring, stiffness: 3}\n");
+  EXPECT_FALSE(spring.root.section("widget").has("teeth"));
+  EXPECT_THROW(load("mode: faster\n"), InputError);
+  EXPECT_THROW(load("mode: fast\nwidget: 3\n"), InputError);
+  // The resolved case records the row's values, so a reload gives the same case.
+  EXPECT_EQ(load(fast.resolved_yaml()).resolved_yaml(), fast.resolved_yaml());
+}
+
+TEST(CaseFileDefaultsBy, ARowMustNameAChoiceOfADeclaredKey) {
+  Schema s("bad");
+  s.integer("n", "a number").fallback("1");
+  EXPECT_THROW(s.defaults_by("n", {}), Error);
+  s.choice("mode", {"a", "b"}, "mode").fallback("a");
+  EXPECT_THROW(s.defaults_by("mode", {{"c", {{"n", "2"}}}}), Error);
+  EXPECT_NO_THROW(s.defaults_by("mode", {{"b", {{"n", "2"}}}}));
+}
+
+}  // namespace
+}  // namespace surrox::io

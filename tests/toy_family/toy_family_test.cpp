@@ -10,11 +10,9 @@
 
 #include <cmath>
 #include <fstream>
-#include <iostream>
-#include <sstream>
 
-#include "apps/command_line.hpp"
 #include "families/builtin_families.hpp"
+#include "support/in_process_surrox.hpp"
 #include "support/test_paths.hpp"
 #include "toy_family/support/register_toy_family.hpp"
 
@@ -38,16 +36,7 @@ void register_once() {
 
 // `surrox ARGS` in this process on the test's runtime; stdout into `out` when given.
 int surrox(const std::vector<std::string>& args, std::string* out = nullptr) {
-  std::vector<std::string> argv = {"surrox"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::ostringstream captured;
-  std::streambuf* before = std::cout.rdbuf(captured.rdbuf());
-  apps::CommandLine command_line;
-  std::optional<int> code = command_line.parse(argv);
-  if (!code) code = command_line.run(testing::runtime());
-  std::cout.rdbuf(before);
-  if (out) *out = captured.str();
-  return *code;
+  return testing::run_surrox_in_process(args, out);
 }
 
 nlohmann::json summary(const fs::path& dir) {
