@@ -3,6 +3,7 @@
 #include <torch/script.h>
 #include <torch/torch.h>
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 
 namespace surrox::surrogates {
@@ -51,6 +52,14 @@ nlohmann::json read_model_metadata(const std::filesystem::path& path) {
   if (extra["surrox.json"].empty())
     throw InputError(source + ": a TorchScript model without surrox metadata (surrox.json)");
   return parse_metadata(extra["surrox.json"], source);
+}
+
+void write_model_archive(const std::filesystem::path& path,
+                         torch::serialize::OutputArchive& archive, const nlohmann::json& metadata) {
+  archive.write("metadata", c10::IValue(metadata.dump()));
+  AtomicFile file(path);
+  archive.save_to(file.temporary().string());
+  file.commit();
 }
 
 std::string model_family(const std::filesystem::path& path) {

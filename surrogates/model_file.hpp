@@ -20,4 +20,10 @@ nlohmann::json read_model_metadata(const std::filesystem::path& path);
 // Its "family", "field" when absent.
 std::string model_family(const std::filesystem::path& path);
 
+// Writes a native model: `archive` (the family's weights and arrays) with the "metadata" entry
+// (JSON with the family's "family" key), atomically, so no partial file is ever left under the
+// final name. Every family's model file is written through it.
+void write_model_archive(const std::filesystem::path& path,
+                         torch::serialize::OutputArchive& archive, const nlohmann::json& metadata);
+
 }  // namespace surrox::surrogates

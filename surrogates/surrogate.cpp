@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <array>
 
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/schema_validator.hpp"
 #include "core/version.hpp"
@@ -176,10 +175,7 @@ void Surrogate::save(const std::filesystem::path& path) const {
   archive.write("network", weights);
   SurrogateMetadata m = metadata_;
   m.surrox_version = kVersion;
-  archive.write("metadata", c10::IValue(m.to_json().dump()));
-  AtomicFile file(path);
-  archive.save_to(file.temporary().string());
-  file.commit();
+  write_model_archive(path, archive, m.to_json());
 }
 
 torch::Tensor Surrogate::predict(const torch::Tensor& inputs) {

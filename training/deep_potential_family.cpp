@@ -1,6 +1,7 @@
 #include "training/deep_potential_family.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -8,6 +9,9 @@
 #include <numeric>
 #include <random>
 #include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -24,48 +28,74 @@ namespace {
 
 namespace dp = surrogates::deep_potential;
 
+// YAML text of a default, so that the schema's fallbacks are the model config's own defaults
+// (one source: SeE2aConfig and SeE3Config).
+std::string fallback_text(double v) { return fmt::format("{}", v); }
+std::string fallback_text(long v) { return std::to_string(v); }
+std::string fallback_text(bool v) { return v ? "true" : "false"; }
+template <class T>
+std::string fallback_text(const std::vector<T>& list) {
+  std::vector<std::string> items;
+  for (const auto& item : list) {
+    if constexpr (std::is_same_v<T, std::string>)
+      items.push_back(item);
+    else
+      items.push_back(std::to_string(item));
+  }
+  return "[" + fmt::format("{}", fmt::join(items, ", ")) + "]";
+}
+
 Schema dp_model_schema() {
+  const dp::SeE2aConfig d;
+  const dp::SeE3Config& d3 = d.three_body;
   Schema m("The se_e2_a model (DeePMD-kit's descriptor `se_e2_a` with an energy fitting net).");
-  m.strings("type_map", "element names; type k is type_map[k]").fallback("[Si]");
-  m.real("rcut", "cutoff radius (Å)").above(0).fallback("4.5");
-  m.real("rcut_smth", "where the smooth switch starts (Å), below rcut").above(0).fallback("3.5");
+  m.strings("type_map", "element names; type k is type_map[k]").fallback(fallback_text(d.type_map));
+  m.real("rcut", "cutoff radius (Å)").above(0).fallback(fallback_text(d.rcut));
+  m.real("rcut_smth", "where the smooth switch starts (Å), below rcut")
+      .above(0)
+      .fallback(fallback_text(d.rcut_smth));
   m.integers("sel", "neighbour slots per type (more neighbours: a warning)")
       .at_least(1)
-      .fallback("[32]");
+      .fallback(fallback_text(d.sel));
   m.integers("embedding", "embedding net widths (DeePMD `neuron`)")
       .at_least(1)
-      .fallback("[16, 32, 64]");
-  m.integer("axis_neuron", "columns of G< in D = Gᵀ R̃ R̃ᵀ G<").at_least(1).fallback("8");
+      .fallback(fallback_text(d.embedding));
+  m.integer("axis_neuron", "columns of G< in D = Gᵀ R̃ R̃ᵀ G<")
+      .at_least(1)
+      .fallback(fallback_text(d.axis_neuron));
   m.integer("angular_order",
             "1: DeePMD-kit's se_e2_a (angular moments l ≤ 1); 2: also the l = 2 moments "
             "(s·traceless r̂⊗r̂ columns and their own block of D), which see cos² θ")
       .at_least(1)
       .at_most(2)
-      .fallback("1");
-  m.integers("fitting", "fitting net hidden widths").at_least(1).fallback("[64, 64, 64]");
-  m.boolean("resnet_dt", "per-neuron timestep on the fitting net's resnet layers").fallback("true");
-  m.integer("seed", "weight initialisation seed").at_least(0).fallback("1");
+      .fallback(fallback_text(d.angular_order));
+  m.integers("fitting", "fitting net hidden widths").at_least(1).fallback(fallback_text(d.fitting));
+  m.boolean("resnet_dt", "per-neuron timestep on the fitting net's resnet layers")
+      .fallback(fallback_text(d.resnet_dt));
+  m.integer("seed", "weight initialisation seed").at_least(0).fallback(fallback_text(d.seed));
   Schema t(
       "DeePMD-kit's three-body embedding se_e3 beside se_e2_a (its `hybrid` descriptor): "
       "angles embedded, which se_e2_a's l ≤ 1 moments cannot resolve. Its slots are the "
       "nearest of se_e2_a's. Off while sel is empty.");
-  t.real("rcut", "three-body cutoff (Å), at most the model's rcut").above(0).fallback("4.0");
+  t.real("rcut", "three-body cutoff (Å), at most the model's rcut")
+      .above(0)
+      .fallback(fallback_text(d3.rcut));
   t.real("rcut_smth", "where its smooth switch starts (Å), below its rcut")
       .above(0)
-      .fallback("3.0");
+      .fallback(fallback_text(d3.rcut_smth));
   t.integers("sel", "three-body slots per type, each at most the model's sel; [] = off")
       .at_least(1)
-      .fallback("[]");
+      .fallback(fallback_text(d3.sel));
   t.integers("embedding", "three-body embedding net widths (the last is its descriptor size)")
       .at_least(1)
-      .fallback("[4, 8, 16]");
+      .fallback(fallback_text(d3.embedding));
   m.section("three_body", t, "the se_e3 three-body part (DeePMD-kit `hybrid`)");
   m.integers("radial_embedding",
              "widths of DeePMD-kit's se_e2_r beside se_e2_a on the same environment (its "
              "`hybrid`): Σ_j Gr(s̃_j)/slots/5, neighbour sums the fitting net sees linearly, as "
              "a pair energy needs; [] = off")
       .at_least(1)
-      .fallback("[]");
+      .fallback(fallback_text(d.radial_embedding));
   return m;
 }
 

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "surrogates/model_file.hpp"
 
@@ -66,10 +65,7 @@ void PodLstmModel::save(const std::filesystem::path& path) const {
   archive.write("scale_std", scaling.std);
   archive.write("climatology", climatology);
   archive.write("linear_weights", linear.weights);
-  archive.write("metadata", c10::IValue(metadata().dump()));
-  AtomicFile file(path);
-  archive.save_to(file.temporary().string());
-  file.commit();
+  surrogates::write_model_archive(path, archive, metadata());
 }
 
 PodLstmModel PodLstmModel::load(const std::filesystem::path& path) {

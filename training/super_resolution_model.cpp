@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "surrogates/model_file.hpp"
 
 namespace surrox::training::super_resolution {
 
@@ -59,10 +59,7 @@ void SuperResolutionModel::save(const std::filesystem::path& path) const {
   torch::serialize::OutputArchive archive, weights;
   network->save(weights);
   archive.write("network", weights);
-  archive.write("metadata", c10::IValue(metadata().dump()));
-  AtomicFile file(path);
-  archive.save_to(file.temporary().string());
-  file.commit();
+  surrogates::write_model_archive(path, archive, metadata());
 }
 
 SuperResolutionModel SuperResolutionModel::load(const std::filesystem::path& path) {

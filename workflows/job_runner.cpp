@@ -114,18 +114,19 @@ JobsDone run_jobs(Runtime& runtime, const std::vector<Job>& jobs, const JobOptio
       if (runtime.root()) write_text_atomically(record_path, record.dump(1) + "\n");
     }
     if (groups.group_root()) ++counts[record["status"] == "ok" ? 0 : 2];
-    spdlog::info("{}: {} {} in {:.1f} s", options.label, text,
-                 record["status"].get<std::string>(), clock.seconds());
+    spdlog::info("{}: {} {} in {:.1f} s", options.label, text, record["status"].get<std::string>(),
+                 clock.seconds());
   }
   progress.update(mine);
-  progress.finish(fmt::format("{} run, {} skipped, {} failed on rank 0", counts[0], counts[1],
-                              counts[2]));
+  progress.finish(
+      fmt::format("{} run, {} skipped, {} failed on rank 0", counts[0], counts[1], counts[2]));
   MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_LONG, MPI_SUM, runtime.comm());
   JobsDone done;
   done.ran = counts[0];
   done.skipped = counts[1];
   done.failed = counts[2];
-  for (const Job& job : jobs) done.records.push_back(read_job_record(job.dir / options.record_file));
+  for (const Job& job : jobs)
+    done.records.push_back(read_job_record(job.dir / options.record_file));
   return done;
 }
 

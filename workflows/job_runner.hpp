@@ -21,11 +21,11 @@
 namespace surrox::workflows {
 
 struct Job {
-  std::string name;            // in the record
-  std::string description;     // in logs and the progress line (default: name)
-  std::filesystem::path dir;   // the job's folder; its record is dir / JobOptions::record_file
-  std::string identity;        // what the job computes (e.g. its resolved case): a record of
-                               // another identity is stale and the job runs again
+  std::string name;           // in the record
+  std::string description;    // in logs and the progress line (default: name)
+  std::filesystem::path dir;  // the job's folder; its record is dir / JobOptions::record_file
+  std::string identity;       // what the job computes (e.g. its resolved case): a record of
+                              // another identity is stale and the job runs again
   nlohmann::json about = nlohmann::json::object();  // more fields for the record
   std::function<nlohmann::json(Runtime&)> run;      // on the job's group; returns its results
 };
@@ -34,10 +34,10 @@ struct JobOptions {
   std::string record_file = "result.json";
   std::string label = "jobs";  // the workflow, for logs and the progress line ("sweep")
   std::string what = "jobs";   // what its jobs are, for the progress line ("cases", "models")
-  int ranks_per_job = 1;      // must divide the number of ranks
-  bool show_progress = true;  // a progress line on rank 0 over its group's jobs
-  bool rerun_failed = true;   // false: a failed record is final too (a deterministic failure
-                              // that is part of the result, as a blown-up exploration)
+  int ranks_per_job = 1;       // must divide the number of ranks
+  bool show_progress = true;   // a progress line on rank 0 over its group's jobs
+  bool rerun_failed = true;    // false: a failed record is final too (a deterministic failure
+                               // that is part of the result, as a blown-up exploration)
 };
 
 struct JobsDone {

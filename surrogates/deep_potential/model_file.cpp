@@ -2,7 +2,6 @@
 
 #include <string>
 
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "surrogates/model_file.hpp"
 
@@ -32,10 +31,7 @@ void save_model(const std::filesystem::path& path, SeE2aModel& model,
   if (model->compressed()) metadata["compression"] = model->table_params().to_json();
   if (model->three_body_compressed())
     metadata["compression_three_body"] = model->three_body_table_params().to_json();
-  archive.write("metadata", c10::IValue(metadata.dump()));
-  AtomicFile file(path);
-  archive.save_to(file.temporary().string());
-  file.commit();
+  write_model_archive(path, archive, metadata);
 }
 
 SeE2aModel load_model(const std::filesystem::path& path, nlohmann::json* metadata) {

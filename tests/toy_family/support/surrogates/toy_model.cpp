@@ -2,7 +2,6 @@
 // ctest-pch: torch
 #include "toy_family/support/surrogates/toy_model.hpp"
 
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "surrogates/model_file.hpp"
 
@@ -36,10 +35,7 @@ void ToyModel::save(const std::filesystem::path& path) const {
   torch::serialize::OutputArchive archive, weights;
   network->save(weights);
   archive.write("network", weights);
-  archive.write("metadata", c10::IValue(metadata().dump()));
-  AtomicFile file(path);
-  archive.save_to(file.temporary().string());
-  file.commit();
+  surrogates::write_model_archive(path, archive, metadata());
 }
 
 nlohmann::json ToyModel::metadata() const {
