@@ -9,7 +9,7 @@
 
 #include "apps/run_case.hpp"
 #include "apps/run_driver.hpp"
-#include "apps/sweep_surface.hpp"
+#include "apps/sweep_case_arrays.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "io/hdf5_dataset.hpp"
@@ -58,7 +58,7 @@ std::vector<io::CaseFile> load_points(const std::vector<SweepPoint>& points,
 
 // The last state in a case's fields.h5, with every array, as one sweep entry.
 io::SweepCase collect(const SweepPoint& point, const nlohmann::json& record,
-                      const std::filesystem::path& dir) {
+                      const std::filesystem::path& dir, const std::string& solver_type) {
   io::SweepCase entry;
   entry.name = point.name;
   entry.parameters = point.values;
@@ -74,7 +74,8 @@ io::SweepCase collect(const SweepPoint& point, const nlohmann::json& record,
     (field.on == io::FieldSpec::On::kCells ? entry.mesh.cell_data : entry.mesh.point_data)
         .push_back(array);
   }
-  add_surface_arrays(dir, entry.mesh);
+  const auto& extra = sweep_case_arrays();
+  if (const auto it = extra.find(solver_type); it != extra.end()) it->second(dir, entry.mesh);
   return entry;
 }
 
@@ -199,8 +200,10 @@ nlohmann::json run_sweep(Runtime& runtime, const io::CaseFile& case_file,
     if (!done.empty()) {
       io::SweepDatasetWriter writer(dataset_path, done.size(), case_file.resolved_yaml(),
                                     "surrox run (sweep)");
+      const std::string solver_type = case_file.root.section("solver").type();
       for (std::size_t k = 0; k < done.size(); ++k)
-        writer.write(k, collect(*done[k].first, done[k].second, case_dir(options, *done[k].first)));
+        writer.write(k, collect(*done[k].first, done[k].second, case_dir(options, *done[k].first),
+                                solver_type));
       writer.close();
       results["dataset"] = dataset_path.string();
       results["dataset_cases"] = done.size();

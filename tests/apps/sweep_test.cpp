@@ -5,10 +5,12 @@
 // resumes by running only what is missing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "apps/run_case.hpp"
 #include "apps/run_driver.hpp"
+#include "apps/sweep_case_arrays.hpp"
 #include "apps/sweep_runner.hpp"
 #include "core/error.hpp"
 #include "core/runtime.hpp"
@@ -146,6 +148,43 @@ TEST(SweepDataset, ForeignFileIsInputError) {
   EXPECT_THROW(io::SweepDatasetReader{missing}, InputError);
   std::ofstream(dir / "text.h5") << "not hdf5";
   EXPECT_THROW(io::SweepDatasetReader{dir / "text.h5"}, InputError);
+}
+
+// The solver's own additions to its cases (apps/sweep_case_arrays.hpp): an airfoil sweep's
+// dataset carries the surface Cp and Cf per case, a heat sweep's does not.
+TEST(Sweep, AirfoilCasesCarryTheirSurfaceAndOthersDoNot) {
+  EXPECT_EQ(sweep_case_arrays().count("airfoil"), 1u);
+  EXPECT_EQ(sweep_case_arrays().count("heat"), 0u);
+  const auto dir = surrox::testing::scratch_dir();
+  const auto path = write_case(dir, R"(
+solver:
+  type: airfoil
+  mach: 0.5
+  max_iterations: 5
+  mesh: {cells_around: 32, cells_normal: 16, first_cell_height: 0.03, farfield_radius: 8}
+output: {vtk: false, checkpoint: false}
+sweep:
+  values:
+    solver.alpha_deg: [0, 1]
+)");
+  SweepOptions options{path, {}, dir / "out"};
+  const io::CaseFile c = io::load_case(path, run_case_schema());
+  EXPECT_EQ(run_sweep(surrox::testing::runtime(), c, options)["cases_run"], 2);
+  auto names = [](const io::SweepDatasetReader& sweep) {
+    std::vector<std::string> out;
+    for (const auto& field : sweep.fields()) out.push_back(field.name);
+    return out;
+  };
+  const auto airfoil = names(io::SweepDatasetReader(dir / "out" / "sweep.h5"));
+  EXPECT_NE(std::find(airfoil.begin(), airfoil.end(), "wall_cp"), airfoil.end());
+  EXPECT_NE(std::find(airfoil.begin(), airfoil.end(), "wall_cf"), airfoil.end());
+
+  std::filesystem::create_directories(dir / "heat");
+  const auto heat_path = write_case(dir / "heat", kSweepCase);
+  SweepOptions heat_options{heat_path, {}, dir / "heat_out"};
+  run_sweep(surrox::testing::runtime(), io::load_case(heat_path, run_case_schema()), heat_options);
+  const auto heat = names(io::SweepDatasetReader(dir / "heat_out" / "sweep.h5"));
+  EXPECT_EQ(std::find(heat.begin(), heat.end(), "wall_cp"), heat.end());
 }
 
 }  // namespace
