@@ -175,7 +175,7 @@ TEST(Cli, InfoDescribesParaViewAndHdf5Files) {
   EXPECT_EQ(summary_of(dir)["results"]["datasets"]["entries"].size(), 10u);
 }
 
-TEST(Cli, InfoAndConvertLeaveNoFolderWithoutOutputOption) {
+TEST(Cli, PrintingCommandsLeaveNoFolderWithoutOutputOption) {
   const fs::path dir = surrox::testing::scratch_dir() / "cwd";
   fs::create_directories(dir);
   const std::string vti = surrox::testing::shared_data("paraview/wavelet_zlib.vti").string();
@@ -191,6 +191,11 @@ TEST(Cli, InfoAndConvertLeaveNoFolderWithoutOutputOption) {
     EXPECT_EQ(entry.path().stem(), "wavelet") << entry.path() << " was left behind";
   ASSERT_EQ(surrox::testing::run_command(in_dir("info --help"), &out), 0);
   expect_contains(out, "nothing is written");
+  // validate and docs print their answer too: no out/ folder in the current one.
+  ASSERT_EQ(surrox::testing::run_command(in_dir("validate -q " + demo_case().string()), &out), 0)
+      << out;
+  ASSERT_EQ(surrox::testing::run_command(in_dir("docs case-reference"), &out), 0) << out;
+  EXPECT_FALSE(fs::exists(dir / "out")) << "validate or docs left out/ behind";
 }
 
 TEST(Cli, ConvertsASeriesToHdf5AndBack) {
