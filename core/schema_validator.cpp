@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <set>
 
+#include "core/key_path.hpp"
 #include "core/suggest.hpp"
 
 namespace surrox {
@@ -173,16 +174,8 @@ class Validator {
       value = YAML::Load(*choice->default_value).Scalar();
     const auto row = schema.defaults_rows().find(value);
     if (row == schema.defaults_rows().end()) return;
-    for (const auto& [path, text] : row->second) {
-      std::vector<std::string> parts;
-      for (std::size_t start = 0;;) {
-        const std::size_t dot = path.find('.', start);
-        parts.push_back(path.substr(start, dot == std::string::npos ? dot : dot - start));
-        if (dot == std::string::npos) break;
-        start = dot + 1;
-      }
-      default_if_absent(schema, node, parts, 0, text);
-    }
+    for (const auto& [path, text] : row->second)
+      default_if_absent(schema, node, split_key_path(path), 0, text);
   }
 
   // Sets parts[i...] below `node` to `text` where absent, creating the sections and components

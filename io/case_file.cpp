@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/key_path.hpp"
 #include "core/schema_validator.hpp"
 
 namespace surrox::io {
@@ -36,21 +37,13 @@ void check_text(const std::string& text, const std::string& name) {
   }
 }
 
-std::vector<std::string> split_path(const std::string& path) {
-  std::vector<std::string> parts;
-  std::string part;
-  std::istringstream in(path);
-  while (std::getline(in, part, '.')) parts.push_back(part);
-  return parts;
-}
-
 void apply_override(YAML::Node root, const std::string& text, CaseOrigin& origin) {
   const auto equals = text.find('=');
   const ErrorContext where{"--set " + text};
   if (equals == std::string::npos || equals == 0)
     throw InputError("expected KEY.PATH=VALUE, e.g. solver.ra=1e5", where);
   const std::string key_path = text.substr(0, equals);
-  const std::vector<std::string> keys = split_path(key_path);
+  const std::vector<std::string> keys = split_key_path(key_path);
   for (const auto& key : keys)
     if (key.empty()) throw InputError("empty key in path '" + key_path + "'", where);
   YAML::Node value;
