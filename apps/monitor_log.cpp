@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+#include <sstream>
+
 #include "core/error.hpp"
 
 namespace surrox::apps {
@@ -10,6 +13,40 @@ MonitorLog::MonitorLog(const std::filesystem::path& output_dir, bool enabled)
     : partial_(output_dir / "monitor.csv.partial"),
       final_(output_dir / "monitor.csv"),
       enabled_(enabled) {}
+
+void MonitorLog::continue_after(long step) {
+  if (!enabled_) return;
+  const std::filesystem::path source = std::filesystem::exists(partial_) ? partial_ : final_;
+  std::ifstream in(source);
+  if (!in) return;  // a first segment without rows
+  std::string header;
+  if (!std::getline(in, header) || header.rfind("step,time,dt,residual", 0) != 0)
+    throw InputError("not a monitor file (its header is '" + header + "'); move it away to restart",
+                     {source.string()});
+  std::vector<std::string> kept;
+  for (std::string line; std::getline(in, line);) {
+    const long row_step = std::strtol(line.c_str(), nullptr, 10);
+    if (row_step > step) break;  // rows after the checkpoint
+    kept.push_back(line);
+  }
+  in.close();
+  std::istringstream names(header);
+  columns_.clear();
+  int column = 0;
+  for (std::string name; std::getline(names, name, ',');)
+    if (column++ >= 4) columns_.push_back(name);
+  std::filesystem::create_directories(partial_.parent_path());
+  out_.open(partial_.string() + ".tmp", std::ios::trunc);
+  if (!out_) throw Error("cannot write " + partial_.string());
+  out_ << header << '\n';
+  for (const auto& line : kept) out_ << line << '\n';
+  out_.close();
+  std::filesystem::rename(partial_.string() + ".tmp", partial_);
+  if (source == final_) std::filesystem::remove(final_);
+  out_.open(partial_, std::ios::app);
+  if (!out_) throw Error("cannot write " + partial_.string());
+  rows_ = kept.size();
+}
 
 void MonitorLog::record(const solvers::StepReport& step, double residual,
                         const solvers::Diagnostics& figures) {

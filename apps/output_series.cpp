@@ -1,6 +1,7 @@
 #include "apps/output_series.hpp"
 
 #include <fmt/format.h>
+#include <mpi.h>
 
 #include "io/vtk_writer.hpp"
 
@@ -10,6 +11,16 @@ OutputSeries::OutputSeries(const std::filesystem::path& output_dir, const Runtim
                            OutputSettings settings)
     : dir_(output_dir), runtime_(runtime), settings_(std::move(settings)) {
   if (settings_.vtk && runtime_.root()) pvd_.emplace(dir_ / "fields.pvd");
+}
+
+void OutputSeries::continue_before(double time) {
+  long kept = 0;
+  if (pvd_) {
+    pvd_->keep_entries_before(time);
+    kept = static_cast<long>(pvd_->size());
+  }
+  MPI_Bcast(&kept, 1, MPI_LONG, 0, runtime_.comm());
+  writes_ = static_cast<std::size_t>(kept);
 }
 
 void OutputSeries::write(double time, const io::MeshData& mesh) {

@@ -27,6 +27,10 @@ class OutputSeries {
   OutputSeries(const std::filesystem::path& output_dir, const Runtime& runtime,
                OutputSettings settings);
   void write(double time, const io::MeshData& local_mesh);
+  // A restarted run, before its first write: the .pvd keeps the earlier segment's outputs
+  // before `time` and numbering goes on after them (collective). The HDF5 dataset is not
+  // continued: it holds the outputs from the restart on.
+  void continue_before(double time);
   // Finishes the HDF5 dataset (renames it into place, writes the .xdmf). Returns the paths written.
   nlohmann::json close();
   std::size_t writes() const { return writes_; }

@@ -74,7 +74,25 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
     auto scope = phases.measure("output");
     output.write(solver->time(), solver->output_mesh());
   };
-  write_output();
+  // Whether the current state is written: the run's last state is written once, by the loop's
+  // output, by this first write, or at the end (a restart of a finished run writes no second).
+  bool final_written = false;
+  if (!options.restart_from) {
+    write_output();
+    final_written = true;
+  } else {
+    // A restart continues the records of the run it continues (in this folder): monitor rows up
+    // to the checkpoint's step, outputs before its time. The output at the restart time is
+    // written again only where the straight run writes one (on the interval's grid): an earlier
+    // segment stopped by --max-steps wrote its last state off the grid.
+    monitor.continue_after(solver->step());
+    output.continue_before(solver->time());
+    const double index = interval > 0 ? solver->time() / interval : 0.5;
+    if (std::fabs(index - std::round(index)) < 1e-9) {
+      write_output();
+      final_written = true;
+    }
+  }
   // Output times are multiples of the interval, so a restarted run keeps the same grid of times;
   // each is its index times the interval (a running sum would drift and could land a write a
   // rounding error before end_time, followed by a second one at end_time).
@@ -94,7 +112,6 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
   Progress progress("run " + type, kProgressTicks, show, /*unit=*/"");
   Stopwatch loop_clock;
   const long first_step = solver->step();
-  bool final_written = false;
   auto stop_requested = [&] {
     return options.max_steps > 0 && solver->step() - first_step >= options.max_steps;
   };

@@ -4,6 +4,8 @@
 #include <vtkXMLDataElement.h>
 #include <vtkXMLDataParser.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <sstream>
 
@@ -70,6 +72,14 @@ void PvdSeries::add(double time, const std::filesystem::path& dataset_file, int 
   auto relative = file.lexically_relative(folder);
   entries_.push_back({time, part, relative.empty() ? file : relative});
   write();
+}
+
+void PvdSeries::keep_entries_before(double time) {
+  entries_.clear();
+  if (!std::filesystem::exists(path_)) return;
+  const double before = time - 1e-12 * std::max(1.0, std::fabs(time));
+  for (const PvdDataSet& entry : read_pvd_index(path_))
+    if (entry.time < before) entries_.push_back(entry);
 }
 
 void PvdSeries::write() const {

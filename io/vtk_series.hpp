@@ -29,6 +29,9 @@ class PvdSeries {
   // `dataset_file`: where the dataset lies (absolute, or relative to the working directory);
   // it should already be written, since ParaView opens whatever the .pvd lists.
   void add(double time, const std::filesystem::path& dataset_file, int part = 0);
+  // A restarted run: starts from the entries of the .pvd already at this path that are earlier
+  // than `time` (none when there is no such file). InputError when the file is damaged.
+  void keep_entries_before(double time);
 
   const std::filesystem::path& path() const { return path_; }
   std::size_t size() const { return entries_.size(); }

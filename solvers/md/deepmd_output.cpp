@@ -92,4 +92,48 @@ void DeepmdRecorder::write(const std::filesystem::path& output_dir, int rank) co
   io::write_deepmd_system(output_dir / "deepmd", frames_, set_size_);
 }
 
+namespace {
+
+// A frames × width block of `values` as a checkpoint array, and back.
+void save_block(io::Hdf5Checkpoint& c, const std::string& name, const std::vector<double>& values,
+                long frames) {
+  const long width = frames > 0 ? static_cast<long>(values.size()) / frames : 0;
+  io::HostArray a(name, frames, width);
+  for (long k = 0; k < frames * width; ++k) a.data()[k] = values[k];
+  c.arrays.push_back({name, a});
+}
+
+std::vector<double> load_block(const io::Hdf5Checkpoint& c, const std::string& name) {
+  const io::NamedArray& a = c.array(name);
+  return std::vector<double>(a.values.data(), a.values.data() + a.values.size());
+}
+
+}  // namespace
+
+void DeepmdRecorder::save(io::Hdf5Checkpoint& c) const {
+  if (frames_.frames == 0) return;  // ranks other than 0 hold none
+  const long n = frames_.frames;
+  save_block(c, "md_deepmd_types", std::vector<double>(frames_.types.begin(), frames_.types.end()),
+             1);
+  save_block(c, "md_deepmd_coord", frames_.coord, n);
+  save_block(c, "md_deepmd_box", frames_.box, n);
+  save_block(c, "md_deepmd_energy", frames_.energy, n);
+  save_block(c, "md_deepmd_force", frames_.force, n);
+  save_block(c, "md_deepmd_virial", frames_.virial, n);
+}
+
+void DeepmdRecorder::load(const io::Hdf5Checkpoint& c) {
+  std::vector<std::string> type_map = std::move(frames_.type_map);
+  frames_ = io::DeepmdFrames();
+  frames_.type_map = std::move(type_map);
+  if (!c.find_array("md_deepmd_types")) return;
+  for (double t : load_block(c, "md_deepmd_types")) frames_.types.push_back(static_cast<int>(t));
+  frames_.coord = load_block(c, "md_deepmd_coord");
+  frames_.box = load_block(c, "md_deepmd_box");
+  frames_.energy = load_block(c, "md_deepmd_energy");
+  frames_.force = load_block(c, "md_deepmd_force");
+  frames_.virial = load_block(c, "md_deepmd_virial");
+  frames_.frames = static_cast<long>(frames_.energy.size());
+}
+
 }  // namespace surrox::solvers::md

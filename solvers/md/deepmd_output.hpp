@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "io/deepmd_system.hpp"
+#include "io/hdf5_checkpoint.hpp"
 #include "solvers/md/force_tally.hpp"
 
 namespace surrox::solvers::md {
@@ -28,6 +29,9 @@ class DeepmdRecorder {
   long frames() const { return frames_.frames; }
   // Writes OUTDIR/deepmd on rank 0 (nothing when no frame was recorded).
   void write(const std::filesystem::path& output_dir, int rank) const;
+  // The frames so far as checkpoint arrays (md_deepmd_*, on rank 0), and back.
+  void save(io::Hdf5Checkpoint& checkpoint) const;
+  void load(const io::Hdf5Checkpoint& checkpoint);
 
  private:
   long every_ = 0, first_ = 0, set_size_ = 1000;

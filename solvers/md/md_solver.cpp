@@ -9,7 +9,6 @@
 #include <limits>
 #include <numeric>
 
-#include "io/hdf5_checkpoint.hpp"
 #include "solvers/counter_hash.hpp"
 #include "solvers/md/atom_packing.hpp"
 #include "solvers/md/data_file.hpp"
@@ -31,90 +30,6 @@ KOKKOS_INLINE_FUNCTION double hash_uniform(long seed, long tag, long step, int c
 }
 
 }  // namespace
-
-Schema MdSolver::schema() {
-  Schema s("Molecular dynamics with LAMMPS conventions: Lennard-Jones and Stillinger–Weber.");
-  s.choice("units", {"lj", "metal"},
-           "LAMMPS unit system (thermo energies per atom in lj, totals in metal)")
-      .fallback("lj");
-  s.input_path("data_file",
-               "LAMMPS data file (atom_style atomic, optional Velocities); replaces the lattice")
-      .optional();
-  Schema lattice("A crystal built when no data_file is given (LAMMPS lattice + create_atoms).");
-  lattice.choice("style", {"sc", "bcc", "fcc", "diamond"}, "lattice style").fallback("fcc");
-  lattice.real("density", "reduced number density (lj units, as `lattice fcc 0.8442`)")
-      .above(0)
-      .optional();
-  lattice
-      .real("constant", "cubic cell edge (length units, as `lattice diamond 5.431` in metal units)")
-      .above(0)
-      .optional();
-  lattice.integers("replicate", "unit cells along x, y, z")
-      .sized(3)
-      .at_least(1)
-      .fallback("[10, 10, 10]");
-  lattice.real("mass", "atom mass (mass units)").above(0).fallback("1.0");
-  s.section("lattice", lattice, "crystal lattice");
-  Schema velocity("Seeded Gaussian velocities with zero momentum (LAMMPS velocity all create).");
-  velocity.real("temperature", "temperature to create; 0 keeps the data file's velocities")
-      .at_least(0)
-      .fallback("0");
-  velocity.integer("seed", "random seed").at_least(1).fallback("87287");
-  s.section("velocity", velocity, "initial velocities");
-  s.component("pair", potential_registry(), "the interatomic potential").default_type("lj/cut");
-  Schema neighbor("Verlet lists from a cell list (LAMMPS neighbor/neigh_modify).");
-  neighbor.real("skin", "extra distance beyond the cutoff").at_least(0).fallback("0.3");
-  neighbor.integer("every", "consider a rebuild every this many steps").at_least(1).fallback("1");
-  neighbor
-      .boolean("check",
-               "rebuild only when an atom has moved more than skin/2 (false: at every `every`)")
-      .fallback("true");
-  s.section("neighbor", neighbor, "neighbour lists");
-  Schema integrator("Velocity Verlet, optionally with a thermostat.");
-  integrator.choice("style", {"nve", "langevin", "nose_hoover"}, "ensemble").fallback("nve");
-  integrator.real("temperature", "thermostat target temperature").above(0).fallback("1.0");
-  integrator.real("damping", "thermostat damping time (time units)").above(0).fallback("1.0");
-  integrator.integer("seed", "Langevin noise seed").at_least(1).fallback("48279");
-  s.section("integrator", integrator, "time integration");
-  s.real("dt", "time step (time units: τ in lj, ps in metal)").above(0).fallback("0.005");
-  s.integer("steps", "number of time steps").at_least(0).fallback("100");
-  s.real("end_time", "simulated time to run instead of `steps` (steps = ⌈end_time/dt⌉)")
-      .above(0)
-      .units("time")
-      .optional();
-  s.integer("thermo", "steps between thermo rows (thermo.csv, summary.json)")
-      .at_least(1)
-      .fallback("10");
-  Schema rdf(
-      "Radial distribution function and pressure averaged over samples (LAMMPS compute rdf with "
-      "fix ave/time): rdf.csv and summary.json.");
-  rdf.integer("bins", "bins up to the pair cutoff; 0: no RDF").at_least(0).fallback("0");
-  rdf.integer("every", "steps between samples (the first at step `every`)")
-      .at_least(1)
-      .fallback("100");
-  s.section("rdf", rdf, "radial distribution function");
-  s.integer("dump", "steps between frames of the LAMMPS text dump dump.lammpstrj; 0: none")
-      .at_least(0)
-      .fallback("0");
-  Schema deepmd(
-      "Labelled frames for training learned potentials, written at the end as a DeePMD-kit npy "
-      "system in OUTDIR/deepmd (type.raw, type_map.raw, set.NNN/{coord,box,energy,force,virial}"
-      ".npy; Å, eV, eV/Å; virial Σ r ⊗ f). Needs units metal. The labels are the potential's "
-      "energy, forces and virial (a thermostat's share of the forces is left out).");
-  deepmd.integer("every", "steps between recorded frames; 0: none").at_least(0).fallback("0");
-  deepmd.integer("first", "step of the first recorded frame (skip equilibration)")
-      .at_least(0)
-      .fallback("0");
-  deepmd.strings("type_map", "element name of each atom type (type 1 first)").fallback("[Si]");
-  deepmd.integer("set_size", "frames per set.NNN folder").at_least(1).fallback("1000");
-  s.section("deepmd", deepmd, "DeePMD-kit training frames");
-  s.boolean("per_atom",
-            "per-atom potential energy and virial (LAMMPS compute pe/atom, and stress/atom "
-            "without the kinetic part, times the volume) in the particle output as pe_atom and "
-            "virial_atom (xx yy zz xy xz yz)")
-      .fallback("false");
-  return s;
-}
 
 void MdSolver::initialize(const CaseNode& config, Runtime& runtime) {
   comm_ = runtime.comm();
@@ -160,6 +75,7 @@ void MdSolver::initialize(const CaseNode& config, Runtime& runtime) {
   }
   system_.load(data);
   potential_->check(system_);
+  neighbors_.sort_every = neighbor.integer("sort");
   neigh_every_ = neighbor.integer("every");
   neigh_check_ = neighbor.boolean("check");
 
@@ -195,7 +111,7 @@ void MdSolver::initialize(const CaseNode& config, Runtime& runtime) {
   step_ = 0;
   eta_ = eta_dot_ = 0;
   rows_.clear();
-  dump_frames_.clear();
+  dump_frames_ = DumpFrames();
   phase_seconds_.clear();
 
   neighbors_.build(system_, 0);
@@ -372,6 +288,29 @@ void MdSolver::nose_hoover_half() {
       });
 }
 
+void MdSolver::add_langevin_forces() {
+  ScopedPhase clock(phase_seconds_, "integrate");
+  // Plain numbers only in the kernel (Units holds a string).
+  const double ftm2v = system_.units.ftm2v, boltz = system_.units.boltz,
+               mvv2e = system_.units.mvv2e;
+  const double t_period = damping_, dt = dt_, tsqrt = std::sqrt(t_target_);
+  const long seed = seed_, step = step_;
+  auto v = system_.v;
+  auto f = system_.f;
+  auto type = system_.type;
+  auto mass = system_.mass;
+  auto tag = system_.tag;
+  Kokkos::parallel_for(
+      "MdSolver::langevin", system_.nlocal, KOKKOS_LAMBDA(long i) {
+        const double m = mass(type(i));
+        const double gamma1 = -m / t_period / ftm2v;
+        const double gamma2 = sqrt(m) * sqrt(24.0 * boltz / t_period / dt / mvv2e) / ftm2v;
+        for (int d = 0; d < 3; ++d)
+          f(i, d) +=
+              gamma1 * v(i, d) + gamma2 * tsqrt * (hash_uniform(seed, tag(i), step, d) - 0.5);
+      });
+}
+
 StepReport MdSolver::advance() {
   ++step_;
   auto x = system_.x;
@@ -406,24 +345,7 @@ StepReport MdSolver::advance() {
   const bool rdf_step = rdf_bins_ > 0 && step_ % rdf_every_ == 0;
   const bool thermo_step = step_ % thermo_every_ == 0 || step_ == steps_;
   compute_forces(thermo_step || rdf_step);
-  if (thermostat_ == Thermostat::kLangevin) {
-    ScopedPhase clock(phase_seconds_, "integrate");
-    // Plain numbers only in the kernel (Units holds a string).
-    const double ftm2v = system_.units.ftm2v, boltz = system_.units.boltz,
-                 mvv2e = system_.units.mvv2e;
-    const double t_period = damping_, dt = dt_, tsqrt = std::sqrt(t_target_);
-    const long seed = seed_, step = step_;
-    auto tag = system_.tag;
-    Kokkos::parallel_for(
-        "MdSolver::langevin", system_.nlocal, KOKKOS_LAMBDA(long i) {
-          const double m = mass(type(i));
-          const double gamma1 = -m / t_period / ftm2v;
-          const double gamma2 = sqrt(m) * sqrt(24.0 * boltz / t_period / dt / mvv2e) / ftm2v;
-          for (int d = 0; d < 3; ++d)
-            f(i, d) +=
-                gamma1 * v(i, d) + gamma2 * tsqrt * (hash_uniform(seed, tag(i), step, d) - 0.5);
-        });
-  }
+  if (thermostat_ == Thermostat::kLangevin) add_langevin_forces();
   {
     ScopedPhase clock(phase_seconds_, "integrate");
     Kokkos::parallel_for(
@@ -462,70 +384,6 @@ void MdSolver::record_deepmd_frame() {
   per_atom_ = per_atom;
   deepmd_.record(system_, vatom_, energy_, comm_);
   Kokkos::deep_copy(system_.f, kept);
-}
-
-void MdSolver::sample_rdf() {
-  // Pair distances from the neighbour list (it holds every pair within r_c + skin), each
-  // pair counted for both atoms as LAMMPS's full-list compute rdf does.
-  const int bins = static_cast<int>(rdf_bins_);
-  const double cut = potential_->cutoff(), cutsq = cut * cut, delrinv = bins / cut;
-  const double weight = neighbors_.half() ? 2.0 : 1.0;
-  Kokkos::View<double*> hist("MdSolver::rdf", bins);
-  auto x = system_.x;
-  auto neigh = neighbors_.view();
-  Kokkos::parallel_for(
-      "MdSolver::rdf", system_.nlocal, KOKKOS_LAMBDA(long i) {
-        for (int k = 0; k < neigh.count(i); ++k) {
-          const int j = neigh(i, k);
-          const double dx = x(i, 0) - x(j, 0), dy = x(i, 1) - x(j, 1), dz = x(i, 2) - x(j, 2);
-          const double rsq = dx * dx + dy * dy + dz * dz;
-          if (rsq >= cutsq) continue;
-          const int bin = static_cast<int>(sqrt(rsq) * delrinv);
-          if (bin < bins) Kokkos::atomic_add(&hist(bin), weight);
-        }
-      });
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), hist);
-  MPI_Allreduce(MPI_IN_PLACE, h.data(), bins, MPI_DOUBLE, MPI_SUM, comm_);
-  // LAMMPS's normalisation: g = n / (4π/3 (r_hi³ − r_lo³)/V · N (N − 1)).
-  const double n = static_cast<double>(natoms_);
-  const double constant = 4.0 * M_PI / (3.0 * system_.box.volume());
-  const double delr = cut / bins;
-  std::vector<double> g(bins);
-  for (int b = 0; b < bins; ++b) {
-    const double lo = b * delr, hi = (b + 1) * delr;
-    g[b] = h(b) / (constant * (hi * hi * hi - lo * lo * lo) * (n - 1.0) * n);
-  }
-  rdf_samples_.push_back(std::move(g));
-  rdf_press_.push_back(thermo().press);
-}
-
-MdSolver::Rdf MdSolver::rdf() const {
-  Rdf out;
-  out.samples = static_cast<long>(rdf_samples_.size());
-  if (out.samples == 0) return out;
-  const double m = static_cast<double>(out.samples);
-  auto mean_and_error = [&](auto value, std::size_t count, double& mean, double& error) {
-    double sum = 0, sum2 = 0;
-    for (std::size_t s = 0; s < count; ++s) {
-      sum += value(s);
-      sum2 += value(s) * value(s);
-    }
-    mean = sum / m;
-    const double variance = m > 1 ? std::max(0.0, (sum2 - m * mean * mean) / (m - 1)) : 0.0;
-    error = std::sqrt(variance / m);
-  };
-  const double delr = potential_->cutoff() / rdf_bins_;
-  for (long b = 0; b < rdf_bins_; ++b) {
-    double mean = 0, error = 0;
-    mean_and_error([&](std::size_t s) { return rdf_samples_[s][b]; }, rdf_samples_.size(), mean,
-                   error);
-    out.r.push_back((b + 0.5) * delr);
-    out.g.push_back(mean);
-    out.g_stderr.push_back(error);
-  }
-  mean_and_error([&](std::size_t s) { return rdf_press_[s]; }, rdf_press_.size(), out.press,
-                 out.press_stderr);
-  return out;
 }
 
 Diagnostics MdSolver::monitor() const {
@@ -606,24 +464,8 @@ io::MeshData MdSolver::output_mesh() const {
 }
 
 void MdSolver::write_dump_frame() {
-  // LAMMPS `dump atom`-like text: id type x y z vx vy vz, positions wrapped into the box.
-  const AtomData d = gather();
-  if (rank_ != 0) return;
-  std::string frame =
-      fmt::format("ITEM: TIMESTEP\n{}\nITEM: NUMBER OF ATOMS\n{}\nITEM: BOX BOUNDS pp pp pp\n",
-                  step_, d.natoms());
-  for (int k = 0; k < 3; ++k) frame += fmt::format("{:.17g} {:.17g}\n", d.box.lo[k], d.box.hi[k]);
-  frame += "ITEM: ATOMS id type x y z vx vy vz\n";
-  for (long i = 0; i < d.natoms(); ++i) {
-    std::array<double, 3> x = d.x[i];
-    for (int k = 0; k < 3; ++k) {
-      if (x[k] >= d.box.hi[k]) x[k] -= d.box.length(k);
-      if (x[k] < d.box.lo[k]) x[k] += d.box.length(k);
-    }
-    frame += fmt::format("{} {} {:.10g} {:.10g} {:.10g} {:.10g} {:.10g} {:.10g}\n", d.tag[i],
-                         d.type[i], x[0], x[1], x[2], d.v[i][0], d.v[i][1], d.v[i][2]);
-  }
-  dump_frames_.push_back(std::move(frame));
+  const AtomData d = gather();  // collective
+  if (rank_ == 0) dump_frames_.add(step_, d);
 }
 
 AtomData MdSolver::gather() const {
@@ -650,81 +492,6 @@ AtomData MdSolver::gather() const {
   return out;
 }
 
-void MdSolver::save_state(io::Hdf5Checkpoint& c) const {
-  const long n = system_.nlocal;
-  auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.x);
-  auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.v);
-  auto hh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), neighbors_.xhold());
-  auto ht = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.type);
-  auto hg = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.tag);
-  auto hi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.image);
-  io::HostArray x("x", n, 3), v("v", n, 3), hold("xhold", n, 3), ids("ids", n, 5);
-  for (long i = 0; i < n; ++i) {
-    for (int d = 0; d < 3; ++d) {
-      x(i, d) = hx(i, d);
-      v(i, d) = hv(i, d);
-      hold(i, d) = hh(i, d);
-      ids(i, 2 + d) = hi(i, d);
-    }
-    ids(i, 0) = static_cast<double>(hg(i));
-    ids(i, 1) = ht(i);
-  }
-  c.arrays.push_back({"md_x", x});
-  c.arrays.push_back({"md_v", v});
-  c.arrays.push_back({"md_xhold", hold});
-  c.arrays.push_back({"md_ids", ids});
-  c.scalars["md_step"] = static_cast<double>(step_);
-  c.scalars["md_atoms"] = static_cast<double>(natoms_);
-  c.scalars["md_eta"] = eta_;
-  c.scalars["md_eta_dot"] = eta_dot_;
-  c.scalars["md_neighbor_builds"] = static_cast<double>(neighbors_.builds());
-}
-
-void MdSolver::load_state(const io::Hdf5Checkpoint& c) {
-  if (static_cast<long>(c.scalar("md_atoms")) != natoms_)
-    throw InputError(
-        fmt::format("the checkpoint holds {} atoms, this case {}", c.scalar("md_atoms"), natoms_));
-  const auto& x = c.array("md_x").values;
-  const auto& v = c.array("md_v").values;
-  const auto& hold = c.array("md_xhold").values;
-  const auto& ids = c.array("md_ids").values;
-  const long n = static_cast<long>(x.extent(0));
-  // Rebuild the lists exactly as they were, from the positions of the last build (this rank's
-  // atoms, in their order), then move the atoms to where they are: the continuation is
-  // bitwise the uninterrupted run.
-  AtomData data;
-  data.box = system_.box;
-  data.ntypes = system_.ntypes;
-  auto hm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.mass);
-  data.mass.assign(hm.data(), hm.data() + hm.extent(0));
-  data.has_velocities = true;
-  for (long i = 0; i < n; ++i) {
-    data.tag.push_back(static_cast<long>(ids(i, 0)));
-    data.type.push_back(static_cast<int>(ids(i, 1)));
-    data.x.push_back({hold(i, 0), hold(i, 1), hold(i, 2)});
-    data.v.push_back({v(i, 0), v(i, 1), v(i, 2)});
-    data.image.push_back(
-        {static_cast<int>(ids(i, 2)), static_cast<int>(ids(i, 3)), static_cast<int>(ids(i, 4))});
-  }
-  system_.load(data);
-  step_ = static_cast<long>(c.scalar("md_step"));
-  eta_ = c.scalar("md_eta");
-  eta_dot_ = c.scalar("md_eta_dot");
-  neighbors_.build(system_, step_);
-  auto hx = Kokkos::create_mirror_view(system_.x);
-  Kokkos::deep_copy(hx, system_.x);
-  for (long i = 0; i < n; ++i)
-    for (int d = 0; d < 3; ++d) hx(i, d) = x(i, d);
-  Kokkos::deep_copy(system_.x, hx);
-  neighbors_.update_ghosts(system_);
-  refresh_state();
-  energy_step_ = -1;
-  compute_forces(true);
-  rows_.clear();
-  rows_.push_back(measure_thermo());
-  residual_ = rows_.back().e_total;
-}
-
 void MdSolver::finalize(const std::filesystem::path& output_dir, nlohmann::json& results) {
   const AtomData all = gather();  // collective
   if (rank_ == 0) {
@@ -734,10 +501,7 @@ void MdSolver::finalize(const std::filesystem::path& output_dir, nlohmann::json&
       out << fmt::format("{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g}\n", r.step, r.temp, r.e_pair,
                          r.e_kin, r.e_total, r.press);
   }
-  if (rank_ == 0 && !dump_frames_.empty()) {
-    std::ofstream out(output_dir / "dump.lammpstrj");
-    for (const auto& frame : dump_frames_) out << frame;
-  }
+  if (rank_ == 0 && !dump_frames_.empty()) dump_frames_.write(output_dir / "dump.lammpstrj");
   if (rank_ == 0) write_data_file(output_dir / "final.data", all, system_.units.name, step_);
   deepmd_.write(output_dir, rank_);
   potential_->finalize(output_dir, rank_, results);

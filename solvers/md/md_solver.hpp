@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "solvers/md/deepmd_output.hpp"
+#include "solvers/md/dump_frames.hpp"
 #include "solvers/md/neighbor_list.hpp"
 #include "solvers/md/potential.hpp"
 #include "solvers/solver.hpp"
@@ -70,6 +71,7 @@ class MdSolver final : public Solver {
   ThermoRow measure_thermo();
   double mv2() const;  // Σ m v² over owned atoms
   void nose_hoover_half();
+  void add_langevin_forces();  // the thermostat's share of this step's forces
   void check_forces();
   void write_dump_frame();
   void sample_rdf();
@@ -92,7 +94,7 @@ class MdSolver final : public Solver {
   VirialView vatom_;         // per-atom virial
   long per_atom_step_ = -1;  // step at which eatom_ and vatom_ were computed
   std::vector<ThermoRow> rows_;
-  std::vector<std::string> dump_frames_;
+  DumpFrames dump_frames_;
   DeepmdRecorder deepmd_;
   long rdf_bins_ = 0, rdf_every_ = 100;
   std::vector<std::vector<double>> rdf_samples_;

@@ -12,12 +12,21 @@ void NeighborList::setup(const Box& box, double cutoff, double skin, bool half, 
   grid_.setup(box, cutoff + skin, comm);
   fill_.setup(grid_, half);
   builds_ = 0;
+  last_sort_ = -1;
 }
 
-void NeighborList::build(System& s, long step) {
+void NeighborList::build(System& s, long step) { build_lists(s, step, /*may_sort=*/true); }
+
+void NeighborList::rebuild_saved(System& s, long step, long builds, long last_sort) {
+  build_lists(s, step, /*may_sort=*/false);
+  builds_ = builds;
+  last_sort_ = last_sort;
+}
+
+void NeighborList::build_lists(System& s, long step, bool may_sort) {
   wrap_atoms(s, grid_, step);
   if (grid_.nprocs > 1) migrate_atoms(s, grid_);
-  if (sort_every > 0 && (last_sort_ < 0 || step - last_sort_ >= sort_every)) {
+  if (may_sort && sort_every > 0 && (last_sort_ < 0 || step - last_sort_ >= sort_every)) {
     sort_by_cell(s, grid_);
     last_sort_ = step;
   }

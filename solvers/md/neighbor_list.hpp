@@ -41,6 +41,11 @@ class NeighborList {
   // caller's per-atom arrays x, v, type, tag, image are permuted, forces are not).
   void build(System& s, long step);
   long sort_every = 1000;
+  // A restart: rebuilds the lists of the last build from the owned atoms as they were at that
+  // build (in the order it left them, so without sorting again) and restores the build count and
+  // the step of the last sort, so that later builds and sorts fall on the straight run's steps.
+  void rebuild_saved(System& s, long step, long builds, long last_sort);
+  long last_sort() const { return last_sort_; }
   bool displaced_too_far(const System& s) const;
   void update_ghosts(System& s) const { ghosts_.forward(s); }
   void reverse_forces(System& s) const;
@@ -70,6 +75,8 @@ class NeighborList {
   bool half_ = true;
   long builds_ = 0, last_sort_ = -1;
   Vec3View xhold_;
+
+  void build_lists(System& s, long step, bool may_sort);
 };
 
 }  // namespace surrox::solvers::md

@@ -452,6 +452,12 @@ void RayleighBenardSolver<dim>::save_state(io::Hdf5Checkpoint& checkpoint) const
   if constexpr (dim == 3) save("v", v_);
   save("w", w_), save("b", b_), save("p", p_);
   projection_->poisson().save_state(checkpoint);
+  // The Nu(t) series so far (the same on every rank), so that nusselt.csv covers the whole run.
+  const std::size_t width = series_.empty() ? 0 : series_.front().size();
+  io::HostArray series("RB::series", series_.size(), width);
+  for (std::size_t r = 0; r < series_.size(); ++r)
+    std::copy(series_[r].begin(), series_[r].end(), &series(r, 0));
+  checkpoint.arrays.push_back({"rb_series", series});
 }
 
 template <int dim>
@@ -476,6 +482,9 @@ void RayleighBenardSolver<dim>::load_state(const io::Hdf5Checkpoint& checkpoint)
   load("w", w_), load("b", b_), load("p", p_);
   projection_->poisson().load_state(checkpoint);
   series_.clear();
+  if (const io::NamedArray* series = checkpoint.find_array("rb_series"))
+    for (std::size_t r = 0; r < series->tuples(); ++r)
+      series_.emplace_back(&series->values(r, 0), &series->values(r, 0) + series->components());
 }
 
 template <int dim>

@@ -5,9 +5,11 @@
 // and a runtime blow-up with 1, both naming the atom or the line.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "md/md_restart_support.hpp"
 #include "md/md_test_support.hpp"
 #include "solvers/md/data_file.hpp"
 
@@ -149,8 +151,8 @@ TEST(MdCli, RestartContinuesExactly) {
                 &text),
             0)
       << text;
-  if (!std::filesystem::exists(dir / "half" / "checkpoint.h5"))
-    GTEST_SKIP() << "no --max-steps checkpoint: " << text;
+  ASSERT_TRUE(std::filesystem::exists(dir / "half" / "checkpoint.h5"))
+      << "no --max-steps checkpoint: " << text;
   ASSERT_EQ(
       surrox::testing::run_surrox(
           fmt::format("run '{}' -o '{}' {} --set solver.steps=60 --restart '{}'", lj,
@@ -165,6 +167,48 @@ TEST(MdCli, RestartContinuesExactly) {
   for (long i = 0; i < a.natoms(); ++i)
     for (int d = 0; d < 3; ++d) differ += (a.x[i][d] != b.x[i][d]) + (a.v[i][d] != b.v[i][d]);
   EXPECT_EQ(differ, 0);
+}
+
+TEST(MdCli, ARestartIntoTheSameFolderContinuesTheRunsRecords) {
+  // Issue 39 as a user met it, scaled down: the shipped Langevin liquid stopped by --max-steps
+  // on a sort step, then restarted into its folder, ends with the straight run's files: every
+  // thermo and monitor row from step 0, the .pvd listing every output, the same atoms.
+  const auto dir = surrox::testing::scratch_dir();
+  const std::string nvt = (surrox::testing::source_dir() / "cases/md/lj_liquid_nvt.yaml").string();
+  const std::string common =
+      "--set solver.lattice.replicate=[5,5,5] --set solver.steps=60 --set solver.thermo=10 "
+      "--set solver.neighbor.sort=20 --set output.monitor_interval=10 --set output.interval=0.05";
+  std::string text;
+  ASSERT_EQ(
+      surrox::testing::run_surrox(
+          fmt::format("run '{}' -o '{}' {}", nvt, (dir / "straight").string(), common), &text),
+      0)
+      << text;
+  const std::string split = (dir / "split").string();
+  ASSERT_EQ(surrox::testing::run_surrox(
+                fmt::format("run '{}' -o '{}' {} --max-steps 20", nvt, split, common), &text),
+            0)
+      << text;
+  ASSERT_EQ(surrox::testing::run_surrox(fmt::format("run '{}' -o '{}' {} --restart '{}'", nvt,
+                                                    split, common, split + "/checkpoint.h5"),
+                                        &text),
+            0)
+      << text;
+  // Killed after its last checkpoint, a finished run is restarted once more (the fault test
+  // found it listing its last output twice): nothing changes.
+  ASSERT_EQ(surrox::testing::run_surrox(fmt::format("run '{}' -o '{}' {} --restart '{}'", nvt,
+                                                    split, common, split + "/checkpoint.h5"),
+                                        &text),
+            0)
+      << text;
+  for (const char* file : {"thermo.csv", "monitor.csv", "fields.pvd", "final.data"}) {
+    const std::string a = file_bytes(dir / "straight" / file), b = file_bytes(dir / "split" / file);
+    EXPECT_FALSE(a.empty()) << file;
+    EXPECT_EQ(a, b) << file << " differs after the restart";
+  }
+  const std::string thermo = file_bytes(dir / "split" / "thermo.csv");
+  EXPECT_EQ(std::count(thermo.begin(), thermo.end(), '\n'), 1 + 7);  // header, steps 0..60
+  EXPECT_FALSE(std::filesystem::exists(dir / "split" / "monitor.csv.partial"));
 }
 
 }  // namespace

@@ -2,13 +2,15 @@
 // Checks the 2D and 3D Rayleigh–Bénard tests share.
 //
 // expect_cli_restart_bitwise: through the CLI, stop a case after half its steps (--max-steps writes
-// checkpoint.h5), continue with --restart, and compare summary.json's figures and step count with
-// the uninterrupted run bit for bit. `run` is "run CASE --set ..." without -o; the three runs write
-// into dir/full, dir/half and dir/resumed. Returns the full run's results.
+// checkpoint.h5), continue with --restart into the same folder, and compare summary.json's
+// figures and step count, and every record file (*.csv, *.pvd), with the uninterrupted run bit
+// for bit. `run` is "run CASE --set ..." without -o; the runs write into dir/full and dir/half.
+// Returns the full run's results.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -30,12 +32,25 @@ inline nlohmann::json expect_cli_restart_bitwise(const std::string& run,
                        &out),
             0)
       << out;
-  EXPECT_EQ(run_surrox(run + " -o " + (dir / "resumed").string() + " --restart " +
+  EXPECT_EQ(run_surrox(run + " -o " + (dir / "half").string() + " --restart " +
                            (dir / "half" / "checkpoint.h5").string(),
                        &out),
             0)
       << out;
-  std::ifstream resumed_in(dir / "resumed" / "summary.json");
+  auto bytes = [](const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  int records = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir / "full")) {
+    const auto ext = entry.path().extension();
+    if (ext != ".csv" && ext != ".pvd") continue;
+    ++records;
+    EXPECT_EQ(bytes(entry.path()), bytes(dir / "half" / entry.path().filename()))
+        << entry.path().filename() << " differs after the restart";
+  }
+  EXPECT_GT(records, 0);
+  std::ifstream resumed_in(dir / "half" / "summary.json");
   const auto resumed = nlohmann::json::parse(resumed_in)["results"];
   EXPECT_EQ(resumed["steps"], full["steps"]);
   EXPECT_EQ(resumed["time"].get<double>(), full["time"].get<double>());

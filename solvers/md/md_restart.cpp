@@ -1,0 +1,163 @@
+// The MD checkpoint: the atoms as the last neighbour build left them (so the restart rebuilds
+// the very lists, ghosts and atom order of the straight run), where they are now, the
+// thermostat and list-schedule state, and the run's records so far (thermo rows, RDF samples,
+// dump and DeePMD frames), so that a restarted run continues bit for bit and its outputs cover
+// the whole run.
+#include <fmt/format.h>
+
+#include "io/hdf5_checkpoint.hpp"
+#include "solvers/md/md_solver.hpp"
+
+namespace surrox::solvers::md {
+namespace {
+
+constexpr int kThermoColumns = 6;  // step temp e_pair e_kin e_total press
+
+io::HostArray thermo_array(const std::vector<ThermoRow>& rows) {
+  io::HostArray a("md_thermo", rows.size(), kThermoColumns);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const ThermoRow& t = rows[r];
+    const double values[kThermoColumns] = {
+        static_cast<double>(t.step), t.temp, t.e_pair, t.e_kin, t.e_total, t.press};
+    for (int k = 0; k < kThermoColumns; ++k) a(r, k) = values[k];
+  }
+  return a;
+}
+
+std::vector<ThermoRow> rows_from_array(const io::HostArray& a) {
+  std::vector<ThermoRow> rows(a.extent(0));
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    rows[r] = {static_cast<long>(a(r, 0)), a(r, 1), a(r, 2), a(r, 3), a(r, 4), a(r, 5)};
+  return rows;
+}
+
+}  // namespace
+
+void MdSolver::save_state(io::Hdf5Checkpoint& c) const {
+  const long n = system_.nlocal;
+  auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.x);
+  auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.v);
+  auto hh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), neighbors_.xhold());
+  auto ht = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.type);
+  auto hg = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.tag);
+  auto hi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.image);
+  io::HostArray x("x", n, 3), v("v", n, 3), hold("xhold", n, 3), ids("ids", n, 5);
+  for (long i = 0; i < n; ++i) {
+    for (int d = 0; d < 3; ++d) {
+      x(i, d) = hx(i, d);
+      v(i, d) = hv(i, d);
+      hold(i, d) = hh(i, d);
+      ids(i, 2 + d) = hi(i, d);
+    }
+    ids(i, 0) = static_cast<double>(hg(i));
+    ids(i, 1) = ht(i);
+  }
+  c.arrays.push_back({"md_x", x});
+  c.arrays.push_back({"md_v", v});
+  c.arrays.push_back({"md_xhold", hold});
+  c.arrays.push_back({"md_ids", ids});
+  // The forces the next half-kick uses, as the step left them: a Langevin share depends on the
+  // mid-step velocities, which the checkpoint does not hold.
+  auto hf = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.f);
+  io::HostArray f("f", n, 3);
+  for (long i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d) f(i, d) = hf(i, d);
+  c.arrays.push_back({"md_f", f});
+  c.scalars["md_step"] = static_cast<double>(step_);
+  c.scalars["md_atoms"] = static_cast<double>(natoms_);
+  c.scalars["md_eta"] = eta_;
+  c.scalars["md_eta_dot"] = eta_dot_;
+  c.scalars["md_neighbor_builds"] = static_cast<double>(neighbors_.builds());
+  c.scalars["md_last_sort"] = static_cast<double>(neighbors_.last_sort());
+  // Records: every rank holds the same thermo rows and RDF samples (reduced), rank 0 the frames.
+  c.arrays.push_back({"md_thermo", thermo_array(rows_)});
+  if (!rdf_samples_.empty()) {
+    io::HostArray g("md_rdf", rdf_samples_.size(), rdf_bins_ + 1);
+    for (std::size_t k = 0; k < rdf_samples_.size(); ++k) {
+      for (long b = 0; b < rdf_bins_; ++b) g(k, b) = rdf_samples_[k][b];
+      g(k, rdf_bins_) = rdf_press_[k];
+    }
+    c.arrays.push_back({"md_rdf", g});
+  }
+  dump_frames_.save(c);
+  deepmd_.save(c);
+}
+
+void MdSolver::load_state(const io::Hdf5Checkpoint& c) {
+  if (static_cast<long>(c.scalar("md_atoms")) != natoms_)
+    throw InputError(
+        fmt::format("the checkpoint holds {} atoms, this case {}", c.scalar("md_atoms"), natoms_));
+  const auto& x = c.array("md_x").values;
+  const auto& v = c.array("md_v").values;
+  const auto& hold = c.array("md_xhold").values;
+  const auto& ids = c.array("md_ids").values;
+  const long n = static_cast<long>(x.extent(0));
+  // Rebuild the lists exactly as they were, from the positions of the last build (this rank's
+  // atoms, in their order), then move the atoms to where they are: the continuation is
+  // bitwise the uninterrupted run.
+  AtomData data;
+  data.box = system_.box;
+  data.ntypes = system_.ntypes;
+  auto hm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.mass);
+  data.mass.assign(hm.data(), hm.data() + hm.extent(0));
+  data.has_velocities = true;
+  for (long i = 0; i < n; ++i) {
+    data.tag.push_back(static_cast<long>(ids(i, 0)));
+    data.type.push_back(static_cast<int>(ids(i, 1)));
+    data.x.push_back({hold(i, 0), hold(i, 1), hold(i, 2)});
+    data.v.push_back({v(i, 0), v(i, 1), v(i, 2)});
+    data.image.push_back(
+        {static_cast<int>(ids(i, 2)), static_cast<int>(ids(i, 3)), static_cast<int>(ids(i, 4))});
+  }
+  system_.load(data);
+  step_ = static_cast<long>(c.scalar("md_step"));
+  eta_ = c.scalar("md_eta");
+  eta_dot_ = c.scalar("md_eta_dot");
+  // The saved atoms are in the order the last build (and its sort) left them: rebuilding must
+  // not sort again, or the positions below would land on other atoms. Checkpoints from before
+  // the sort step was saved assume the default schedule.
+  const long sort_every = std::max<long>(neighbors_.sort_every, 1);
+  const long last_sort = static_cast<long>(
+      c.scalar_or("md_last_sort", static_cast<double>(step_ - step_ % sort_every)));
+  neighbors_.rebuild_saved(system_, step_,
+                           static_cast<long>(c.scalar_or("md_neighbor_builds", 0.0)), last_sort);
+  auto hx = Kokkos::create_mirror_view(system_.x);
+  Kokkos::deep_copy(hx, system_.x);
+  for (long i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d) hx(i, d) = x(i, d);
+  Kokkos::deep_copy(system_.x, hx);
+  neighbors_.update_ghosts(system_);
+  refresh_state();
+  energy_step_ = -1;
+  compute_forces(true);  // energy and virial of this step (thermo() between thermo steps)
+  if (const io::NamedArray* saved = c.find_array("md_f")) {
+    // The step's own forces, thermostat share included (bitwise what the straight run holds).
+    auto hf = Kokkos::create_mirror_view(system_.f);
+    Kokkos::deep_copy(hf, system_.f);
+    for (long i = 0; i < n; ++i)
+      for (int d = 0; d < 3; ++d) hf(i, d) = saved->values(i, d);
+    Kokkos::deep_copy(system_.f, hf);
+  }
+  if (const io::NamedArray* saved = c.find_array("md_thermo")) {
+    rows_ = rows_from_array(saved->values);
+  } else {
+    rows_ = {measure_thermo()};  // a checkpoint from before the records were saved
+  }
+  if (rows_.empty()) rows_ = {measure_thermo()};
+  residual_ = rows_.back().e_total;
+  rdf_samples_.clear();
+  rdf_press_.clear();
+  if (const io::NamedArray* g = c.find_array("md_rdf")) {
+    if (static_cast<long>(g->values.extent(1)) != rdf_bins_ + 1)
+      throw InputError(fmt::format("the checkpoint's RDF has {} bins, this case {}",
+                                   g->values.extent(1) - 1, rdf_bins_));
+    for (std::size_t k = 0; k < g->values.extent(0); ++k) {
+      rdf_samples_.emplace_back(&g->values(k, 0), &g->values(k, 0) + rdf_bins_);
+      rdf_press_.push_back(g->values(k, rdf_bins_));
+    }
+  }
+  dump_frames_.load(c);
+  deepmd_.load(c);
+}
+
+}  // namespace surrox::solvers::md
