@@ -21,6 +21,10 @@ void OutputSeries::continue_before(double time) {
   }
   MPI_Bcast(&kept, 1, MPI_LONG, 0, runtime_.comm());
   writes_ = static_cast<std::size_t>(kept);
+  int earlier = settings_.hdf5 && runtime_.root() && std::filesystem::exists(dir_ / "fields.h5");
+  MPI_Bcast(&earlier, 1, MPI_INT, 0, runtime_.comm());
+  if (earlier) hdf5_earlier_ = dir_ / "fields.h5";
+  continue_before_ = time;
 }
 
 void OutputSeries::write(double time, const io::MeshData& mesh) {
@@ -45,6 +49,8 @@ void OutputSeries::write(double time, const io::MeshData& mesh) {
         specs.push_back({a.name, io::FieldSpec::On::kCells, a.components(), "", ""});
       hdf5_.emplace(dir_ / "fields.h5", runtime_.comm(), mesh, specs, settings_.case_yaml,
                     settings_.producer);
+      if (hdf5_earlier_) hdf5_->append_earlier(*hdf5_earlier_, continue_before_);
+      hdf5_earlier_.reset();
     }
     std::vector<io::NamedArray> fields = mesh.point_data;
     fields.insert(fields.end(), mesh.cell_data.begin(), mesh.cell_data.end());

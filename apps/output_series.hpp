@@ -27,9 +27,10 @@ class OutputSeries {
   OutputSeries(const std::filesystem::path& output_dir, const Runtime& runtime,
                OutputSettings settings);
   void write(double time, const io::MeshData& local_mesh);
-  // A restarted run, before its first write: the .pvd keeps the earlier segment's outputs
-  // before `time` and numbering goes on after them (collective). The HDF5 dataset is not
-  // continued: it holds the outputs from the restart on.
+  // A restarted run, before its first write (collective): the .pvd keeps the earlier
+  // segment's outputs before `time` and numbering goes on after them; the HDF5 dataset takes
+  // over the steps before `time` of the fields.h5 an earlier segment closed (a killed segment
+  // leaves none: its dataset then starts at the restart).
   void continue_before(double time);
   // Finishes the HDF5 dataset (renames it into place, writes the .xdmf). Returns the paths written.
   nlohmann::json close();
@@ -42,6 +43,8 @@ class OutputSeries {
   std::optional<io::PvdSeries> pvd_;
   std::optional<io::Hdf5DatasetWriter> hdf5_;
   std::size_t writes_ = 0;
+  std::optional<std::filesystem::path> hdf5_earlier_;  // a restart's earlier dataset
+  double continue_before_ = 0;
 };
 
 }  // namespace surrox::apps

@@ -11,6 +11,7 @@
 #include "core/case_path.hpp"
 #include "core/error.hpp"
 #include "couplers/deep_potential_pair_devi.hpp"
+#include "io/hdf5_checkpoint.hpp"
 #include "solvers/md/potential.hpp"
 #include "surrogates/deep_potential/environment.hpp"
 #include "surrogates/deep_potential/model_file.hpp"
@@ -173,6 +174,37 @@ class DeepPotentialPair final : public md::Potential {
     results["model_devi"] = {{"models", models_.size()},  {"out_freq", out_freq_},
                              {"rows", devi_rows_.size()}, {"largest_max_devi_f", largest},
                              {"file", "model_devi.out"},  {"csv", "model_devi.csv"}};
+  }
+
+  // The model-deviation rows so far and the step of the last (rank 0's rows; the step on every
+  // rank), so that model_devi.out covers the whole run.
+  void save_state(io::Hdf5Checkpoint& c) const override {
+    if (models_.size() < 2) return;
+    c.scalars["deep_last_devi_step"] = static_cast<double>(last_devi_step_);
+    io::HostArray rows("deep_model_devi", devi_rows_.size(), 7);
+    for (std::size_t r = 0; r < devi_rows_.size(); ++r) {
+      const ModelDeviRow& d = devi_rows_[r];
+      const double values[7] = {static_cast<double>(d.step),
+                                d.max_devi_v,
+                                d.min_devi_v,
+                                d.avg_devi_v,
+                                d.max_devi_f,
+                                d.min_devi_f,
+                                d.avg_devi_f};
+      for (int k = 0; k < 7; ++k) rows(r, k) = values[k];
+    }
+    c.arrays.push_back({"deep_model_devi", rows});
+  }
+  void load_state(const io::Hdf5Checkpoint& c) override {
+    if (models_.size() < 2) return;
+    last_devi_step_ = static_cast<long>(c.scalar_or("deep_last_devi_step", -1));
+    devi_rows_.clear();
+    if (const io::NamedArray* rows = c.find_array("deep_model_devi"))
+      for (std::size_t r = 0; r < rows->tuples(); ++r) {
+        const auto& v = rows->values;
+        devi_rows_.push_back(
+            {static_cast<long>(v(r, 0)), v(r, 1), v(r, 2), v(r, 3), v(r, 4), v(r, 5), v(r, 6)});
+      }
   }
 
  private:

@@ -51,6 +51,11 @@ class Hdf5DatasetWriter {
   // One time step: every declared field, each `local` tuples (this rank's points or cells,
   // VTK order) × its components. Extra arrays not declared are ignored.
   void append(double time, const std::vector<NamedArray>& local_fields);
+  // A restarted run (collective): appends the steps of `earlier` (a dataset this writer's mesh
+  // and fields wrote before, e.g. the previous segment's fields.h5) whose time is before
+  // `before`, each rank reading its own piece. InputError naming the file when it is damaged
+  // or holds other fields or another grid. Returns the number of steps taken over.
+  std::size_t append_earlier(const std::filesystem::path& earlier, double before);
   // Run-level metadata stored as root attributes (Ra, Mach, ...). The reserved names
   // (format, format_version, surrox_version, producer, created) are refused.
   void set_attribute(const std::string& name, double value);

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <set>
@@ -249,6 +250,68 @@ void Hdf5DatasetWriter::append(double time, const std::vector<NamedArray>& local
               "/fields/" + field.name);
   }
   d.times.push_back(time);
+}
+
+std::size_t Hdf5DatasetWriter::append_earlier(const std::filesystem::path& earlier, double before) {
+  h5::quiet();
+  Impl& d = *impl_;
+  const Where where{earlier.string(), false};
+  std::string problem;
+  std::vector<double> times;
+  std::vector<std::vector<NamedArray>> steps;  // this rank's pieces of the steps taken over
+  try {
+    Hid file = h5::open_for_reading(earlier, where);
+    Hid time_dataset = h5::open_dataset(file, "time", where);
+    times.resize(h5::dataset_dims(time_dataset, where).at(0));
+    if (!times.empty())
+      h5::check_status(
+          H5Dread(time_dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, times.data()),
+          where, "cannot read /time");
+    const double limit = before - 1e-12 * std::max(1.0, std::fabs(before));
+    std::size_t keep = 0;
+    while (keep < times.size() && times[keep] < limit) ++keep;
+    times.resize(keep);
+    steps.resize(keep);
+    for (const auto& field : d.fields) {
+      std::vector<hsize_t> start, count, global;
+      d.spatial_box(field.on == FieldSpec::On::kCells, &start, &count, &global);
+      Hid dataset = h5::open_dataset(file, "fields/" + field.name, where);
+      std::vector<hsize_t> dims = h5::dataset_dims(dataset, where), expected{dims.at(0)};
+      expected.insert(expected.end(), global.begin(), global.end());
+      if (field.components > 1) expected.push_back(field.components);
+      if (dims != expected)
+        throw InputError("/fields/" + field.name + " has another shape than this run's grid",
+                         {earlier.string()});
+      for (std::size_t step = 0; step < keep; ++step) {
+        std::vector<hsize_t> file_start{step}, file_count{1};
+        file_start.insert(file_start.end(), start.begin(), start.end());
+        file_count.insert(file_count.end(), count.begin(), count.end());
+        if (field.components > 1) {
+          file_start.push_back(0);
+          file_count.push_back(field.components);
+        }
+        HostArray values(Kokkos::ViewAllocateWithoutInitializing(field.name), product(count),
+                         field.components);
+        const hsize_t total = values.size();
+        Hid file_space = own(H5Dget_space(dataset), H5Sclose, where, "cannot get dataspace");
+        h5::check_status(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, file_start.data(), nullptr,
+                                             file_count.data(), nullptr),
+                         where, "cannot select a step");
+        Hid memory_space =
+            own(H5Screate_simple(1, &total, nullptr), H5Sclose, where, "cannot create dataspace");
+        if (total > 0)
+          h5::check_status(H5Dread(dataset, H5T_NATIVE_DOUBLE, memory_space, file_space,
+                                   H5P_DEFAULT, values.data()),
+                           where, "cannot read /fields/" + field.name);
+        steps[step].push_back({field.name, values});
+      }
+    }
+  } catch (const std::exception& e) {
+    problem = e.what();
+  }
+  mpi::agree(d.comm, problem.empty(), problem, true);
+  for (std::size_t step = 0; step < times.size(); ++step) append(times[step], steps[step]);
+  return times.size();
 }
 
 void Hdf5DatasetWriter::set_attribute(const std::string& name, double value) {

@@ -60,6 +60,12 @@ void AirfoilSolver::save_state(io::Hdf5Checkpoint& checkpoint) const {
     acceleration_->save(checkpoint, "acceleration_");
     checkpoint.scalars["acceleration_lowest"] = acceleration_lowest_;
   }
+  // Each level's smoother work that later cycles read (the line factors, lagged between
+  // refactorisations): a restart between them continues bit for bit. Left out of a converged
+  // run's checkpoint, as the history above.
+  if (!converged())
+    for (std::size_t level = 0; level < flow_levels_.size(); ++level)
+      flow_levels_[level].smoother->save(checkpoint, fmt::format("smoother_{}_", level));
 }
 
 // Collective. Every rank's piece is gathered, so the rows need not lie where they did when saved
@@ -157,6 +163,8 @@ void AirfoilSolver::load_state(const io::Hdf5Checkpoint& checkpoint) {
     acceleration_lowest_ = checkpoint.scalar("acceleration_lowest");
   acceleration_restarts_ = static_cast<long>(checkpoint.scalar_or("acceleration_restarts", 0));
   acceleration_rejects_ = static_cast<long>(checkpoint.scalar_or("acceleration_rejects", 0));
+  for (std::size_t level = 0; level < flow_levels_.size(); ++level)
+    flow_levels_[level].smoother->load(checkpoint, fmt::format("smoother_{}_", level));
   f.check_state(iteration_, relative_residual_[0]);
 }
 

@@ -4,6 +4,7 @@
 
 #include <type_traits>
 
+#include "io/hdf5_checkpoint.hpp"
 #include "solvers/airfoil/block_tridiagonal.hpp"
 #include "solvers/airfoil/boundary_conditions.hpp"
 #include "solvers/airfoil/flow_level.hpp"
@@ -398,9 +399,9 @@ void LineImplicitSmoother::smooth(FlowLevel& level, double cfl, long iteration) 
   gather(level);
   // The factors are the costly part (0.6 of the smoother's time): refactored on cycles that are
   // multiples of `refactor_every` and when the CFL changes, else kept (a lagged Jacobian; the
-  // right-hand side is always current). Tied to the cycle, not to the calls, so that a restart
-  // from a checkpoint of such a cycle continues bit for bit, and a W-cycle's second visit to a
-  // level reuses the factors of its first.
+  // right-hand side is always current). Tied to the cycle, not to the calls, so that a W-cycle's
+  // second visit to a level reuses the factors of its first; checkpoints carry the lagged
+  // factors (save/load), so a restart between refactorisations continues bit for bit.
   const bool due = iteration % refactor_every_ == 0 && iteration != factored_iteration_;
   if (factored_iteration_ < 0 || due || cfl != factored_cfl_) {
     factorize(level, cfl);
@@ -427,6 +428,40 @@ void LineImplicitSmoother::smooth(FlowLevel& level, double cfl, long iteration) 
     }
   }
   update(level);
+}
+
+void LineImplicitSmoother::save(io::Hdf5Checkpoint& checkpoint, const std::string& prefix) const {
+  if (factored_iteration_ < 0) return;
+  checkpoint.scalars[prefix + "factored_iteration"] = static_cast<double>(factored_iteration_);
+  checkpoint.scalars[prefix + "factored_cfl"] = factored_cfl_;
+  const std::pair<const char*, const BlockArray*> blocks[] = {
+      {"d_inverse", &d_inverse_}, {"lower", &lower_}, {"gain", &gain_}};
+  for (const auto& [name, view] : blocks) {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), *view);
+    io::HostArray a("LineImplicitSmoother::saved", view->extent(0) * view->extent(1), 16);
+    std::copy(host.data(), host.data() + host.size(), a.data());
+    checkpoint.arrays.push_back({prefix + name, a});
+  }
+}
+
+void LineImplicitSmoother::load(const io::Hdf5Checkpoint& checkpoint, const std::string& prefix) {
+  factored_iteration_ = -1;  // refactor at the first cycle unless the saved factors fit
+  const double iteration = checkpoint.scalar_or(prefix + "factored_iteration", -1);
+  if (iteration < 0) return;
+  const std::pair<const char*, BlockArray*> blocks[] = {
+      {"d_inverse", &d_inverse_}, {"lower", &lower_}, {"gain", &gain_}};
+  for (const auto& [name, view] : blocks) {
+    const io::NamedArray* a = checkpoint.find_array(prefix + name);
+    if (!a || a->values.size() != view->size()) return;  // another slab or grid
+  }
+  for (const auto& [name, view] : blocks) {
+    const io::NamedArray* a = checkpoint.find_array(prefix + name);
+    auto host = Kokkos::create_mirror_view(*view);
+    std::copy(a->values.data(), a->values.data() + a->values.size(), host.data());
+    Kokkos::deep_copy(*view, host);
+  }
+  factored_iteration_ = static_cast<long>(iteration);
+  factored_cfl_ = checkpoint.scalar(prefix + "factored_cfl");
 }
 
 }  // namespace surrox::solvers::airfoil

@@ -38,6 +38,10 @@ class LineImplicitSmoother final : public Smoother {
  public:
   explicit LineImplicitSmoother(const FlowLevel& level);
   void smooth(FlowLevel& level, double cfl, long iteration) override;
+  // The factors, lagged up to refactor_every − 1 cycles, with the cycle and CFL they are of
+  // (48 doubles per cell of the level).
+  void save(io::Hdf5Checkpoint& checkpoint, const std::string& prefix) const override;
+  void load(const io::Hdf5Checkpoint& checkpoint, const std::string& prefix) override;
 
   // Lines i = first + stride · k, k < count, solved together.
   struct Lines {

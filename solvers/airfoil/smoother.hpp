@@ -7,8 +7,13 @@
 // Smoother subclass and one entry in smoother_registry.cpp; a case selects it with
 // `smoother: {type: NAME, ...}`.
 #include <memory>
+#include <string>
 
 #include "core/registry.hpp"
+
+namespace surrox::io {
+class Hdf5Checkpoint;
+}
 
 namespace surrox::solvers::airfoil {
 
@@ -20,6 +25,12 @@ class Smoother {
   // U ← U + ΔU at local time steps Δt = CFL·V / Σ_f(½λ_f + λ_v,f); `iteration`, the solver's
   // cycle, lets a smoother keep work across cycles reproducibly (restarts included).
   virtual void smooth(FlowLevel& level, double cfl, long iteration) = 0;
+  // Work kept across cycles that the next cycles read (lagged factors): into a checkpoint's
+  // arrays and scalars under `prefix`, and back, so that a restart continues bit for bit. A
+  // checkpoint without it, or of another shape, leaves the smoother to start afresh. Default:
+  // nothing kept.
+  virtual void save(io::Hdf5Checkpoint& /*checkpoint*/, const std::string& /*prefix*/) const {}
+  virtual void load(const io::Hdf5Checkpoint& /*checkpoint*/, const std::string& /*prefix*/) {}
 };
 
 // Factory argument: the level the smoother will smooth (shapes, parameters, slab). The

@@ -81,6 +81,7 @@ void MdSolver::save_state(io::Hdf5Checkpoint& c) const {
   }
   dump_frames_.save(c);
   deepmd_.save(c);
+  potential_->save_state(c);
 }
 
 void MdSolver::load_state(const io::Hdf5Checkpoint& c) {
@@ -129,7 +130,8 @@ void MdSolver::load_state(const io::Hdf5Checkpoint& c) {
   neighbors_.update_ghosts(system_);
   refresh_state();
   energy_step_ = -1;
-  compute_forces(true);  // energy and virial of this step (thermo() between thermo steps)
+  potential_->load_state(c);  // before evaluating: its records already hold this step
+  compute_forces(true);       // energy and virial of this step (thermo() between thermo steps)
   if (const io::NamedArray* saved = c.find_array("md_f")) {
     // The step's own forces, thermostat share included (bitwise what the straight run holds).
     auto hf = Kokkos::create_mirror_view(system_.f);

@@ -16,6 +16,10 @@
 #include "solvers/md/force_tally.hpp"
 #include "solvers/md/neighbor_list.hpp"
 
+namespace surrox::io {
+class Hdf5Checkpoint;
+}
+
 namespace surrox::solvers::md {
 
 class Potential {
@@ -33,6 +37,10 @@ class Potential {
   // (rank 0) and their summary into `results`, e.g. a learned potential's model deviation.
   virtual void finalize(const std::filesystem::path& output_dir, int rank,
                         nlohmann::json& results) {}
+  // What the potential keeps across steps (its records, e.g. model-deviation rows) into the
+  // run's checkpoint and back; a restart calls load_state before its first force evaluation.
+  virtual void save_state(io::Hdf5Checkpoint& /*checkpoint*/) const {}
+  virtual void load_state(const io::Hdf5Checkpoint& /*checkpoint*/) {}
 };
 
 // Factory arguments: the pair section and the units name ("lj", "metal").

@@ -14,6 +14,7 @@
 
 #include "couplers/deep_potential_pair_devi.hpp"
 #include "deep_potential_pair_support.hpp"
+#include "md/md_restart_support.hpp"
 
 namespace surrox::couplers {
 namespace {
@@ -136,6 +137,21 @@ TEST(DeepPotentialModelDevi, TwoModelsMatchTheHandComputation) {
   EXPECT_GT(expected[3], 1e-3);
   std::printf("two models, 64 atoms, step 20: max_devi_f %.6g (by hand %.6g), max_devi_v %.6g\n",
               row[4], expected[3], row[1]);
+}
+
+TEST(DeepPotentialModelDevi, ARestartContinuesTheDeviationRecord) {
+  // Restarted between two rows and on one, the run writes the straight run's model_devi.out
+  // and model_devi.csv (the rows so far travel in the checkpoint), and the same atoms.
+  const auto dir = surrox::testing::scratch_dir();
+  const std::string a = (dir / "a.pt").string(), b = (dir / "b.pt").string();
+  write_pair_test_model(a, 1);
+  write_pair_test_model(b, 2);
+  const std::string yaml = pair_test_case("models: ['" + a + "', '" + b + "'], out_freq: 5", 20);
+  for (long step : {7L, 10L}) {
+    const md::test::RestartDifference d =
+        md::test::restart_difference(yaml, step, dir / ("at_" + std::to_string(step)));
+    EXPECT_TRUE(d.none()) << "restarted at step " << step << ": " << d.describe();
+  }
 }
 
 TEST(DeepPotentialModelDevi, BadPairSectionsAreInputErrors) {
