@@ -28,16 +28,60 @@ void write_checkpoint(const solvers::Solver& solver, const std::filesystem::path
   checkpoint.write(path, comm);
 }
 
-}  // namespace
+constexpr std::size_t kProgressTicks = 1000;
 
-nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
-                          const RunOptions& options) {
-  const CaseNode solver_node = case_file.root.section("solver");
+OutputSettings output_settings(const io::CaseFile& case_file, const std::string& type) {
   const CaseNode output_node = case_file.root.section("output");
-  const std::string type = solver_node.type();
-  const std::filesystem::path& output_dir = options.output_dir;
-  PhaseTimes phases;
+  OutputSettings settings;
+  settings.vtk = output_node.boolean("vtk");
+  settings.hdf5 = output_node.boolean("hdf5");
+  settings.producer = "surrox run " + type;
+  settings.case_yaml = case_file.resolved_yaml();
+  return settings;
+}
 
+// A non-finite residual or time step ends the run with its diagnosis (and the checkpoint that
+// holds its last good state, where there is one).
+void check_step(const solvers::StepReport& report, double residual, const std::string& checkpoint) {
+  if (std::isfinite(residual) && std::isfinite(report.dt) && report.dt > 0) return;
+  throw Error(
+      fmt::format("the run diverged at step {} (t = {:.6g}): residual {}, dt {}; {}"
+                  "reduce the time step or check the parameters",
+                  report.step, report.time, residual, report.dt,
+                  checkpoint.empty() ? "" : "the last good checkpoint is " + checkpoint + "; "));
+}
+
+// Output times are multiples of the interval from start_time on, so a restarted run keeps the
+// same grid of times; each is its index times the interval (a running sum would drift and could
+// land a write a rounding error before end_time, followed by a second one at end_time).
+class OutputGrid {
+ public:
+  OutputGrid(double interval, double start_time, double now) : interval_(interval) {
+    if (interval <= 0) return;
+    index_ = static_cast<long long>(std::floor(now / interval + 1e-9)) + 1;
+    index_ = std::max(index_, static_cast<long long>(std::ceil(start_time / interval - 1e-9)));
+    next_ = static_cast<double>(index_) * interval;
+  }
+  double next() const { return next_; }  // infinity without an interval
+  bool reached(double now) const { return now >= next_ * (1 - 1e-12); }
+  void pass(double now) {
+    while (next_ <= now * (1 + 1e-12)) next_ = static_cast<double>(++index_) * interval_;
+  }
+  bool on_grid(double t) const {
+    const double index = interval_ > 0 ? t / interval_ : 0.5;
+    return std::fabs(index - std::round(index)) < 1e-9;
+  }
+
+ private:
+  double interval_;
+  long long index_ = 0;
+  double next_ = INFINITY;
+};
+
+// The solver built, initialized and, for a restart, put back at its checkpoint.
+std::unique_ptr<solvers::Solver> start_solver(Runtime& runtime, const CaseNode& solver_node,
+                                              const RunOptions& options, PhaseTimes& phases) {
+  const std::string type = solver_node.type();
   auto solver = solvers::registry().at(type, solver_node.context("type")).make();
   {
     auto scope = phases.measure("initialize");
@@ -54,13 +98,52 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
     spdlog::info("restarted from {} at step {}, t = {:.6g}", options.restart_from->string(),
                  solver->step(), solver->time());
   }
+  return solver;
+}
 
-  OutputSettings settings;
-  settings.vtk = output_node.boolean("vtk");
-  settings.hdf5 = output_node.boolean("hdf5");
-  settings.producer = "surrox run " + type;
-  settings.case_yaml = case_file.resolved_yaml();
-  OutputSeries output(output_dir, runtime, settings);
+// What the run reached: steps, time, diagnostics (a steady solver's `converged` turned into a
+// status), field statistics.
+nlohmann::json run_figures(solvers::Solver& solver, const std::string& type, Runtime& runtime) {
+  nlohmann::json results;
+  results["solver"] = type;
+  results["finished"] =
+      solver.finished();  // false when stopped by --max-steps: continue with --restart
+  results["steps"] = solver.step();
+  results["time"] = solver.time();
+  results["residual"] = solver.residual();
+  const solvers::Diagnostics diagnostics = solver.diagnostics();
+  results["diagnostics"] = diagnostics;
+  // A steady solver reports `converged` among its diagnostics; stopping at its iteration limit
+  // without converging is not a success a script or a sweep may take for one.
+  if (const auto it = diagnostics.find("converged"); it != diagnostics.end()) {
+    const bool converged = it->second != 0.0;
+    results["converged"] = converged;
+    if (!converged && solver.finished()) {
+      results["status"] = "not_converged";
+      spdlog::warn(
+          "{} stopped at its iteration limit ({} steps) without converging: residual {:.3e}; "
+          "raise max_iterations or check the case",
+          type, solver.step(), solver.residual());
+    }
+  }
+  results["fields"] = surrogates::field_statistics(solver.state(), runtime.comm());
+  for (const auto& [name, value] : diagnostics) spdlog::info("{} = {:.6g}", name, value);
+  return results;
+}
+
+}  // namespace
+
+nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
+                          const RunOptions& options) {
+  const CaseNode solver_node = case_file.root.section("solver");
+  const CaseNode output_node = case_file.root.section("output");
+  const std::string type = solver_node.type();
+  const std::filesystem::path& output_dir = options.output_dir;
+  PhaseTimes phases;
+
+  auto solver = start_solver(runtime, solver_node, options, phases);
+
+  OutputSeries output(output_dir, runtime, output_settings(case_file, type));
   const double interval = output_node.real("interval");
   const double start_time = output_node.real("start_time");
   const long long monitor_interval = output_node.integer("monitor_interval");
@@ -69,6 +152,11 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
   const auto checkpoint_path = output_dir / "checkpoint.h5";
   MonitorLog monitor(output_dir, runtime.root());
 
+  auto checkpoint_now = [&] {
+    auto scope = phases.measure("checkpoint");
+    write_checkpoint(*solver, checkpoint_path, runtime.comm());
+  };
+  OutputGrid grid(interval, start_time, solver->time());
   auto write_output = [&] {
     if (solver->time() < start_time * (1 - 1e-12)) return;  // still spinning up
     auto scope = phases.measure("output");
@@ -87,29 +175,17 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
     // segment stopped by --max-steps wrote its last state off the grid.
     monitor.continue_after(solver->step());
     output.continue_before(solver->time());
-    const double index = interval > 0 ? solver->time() / interval : 0.5;
-    if (std::fabs(index - std::round(index)) < 1e-9) {
+    if (grid.on_grid(solver->time())) {
       write_output();
       final_written = true;
     }
   }
-  // Output times are multiples of the interval, so a restarted run keeps the same grid of times;
-  // each is its index times the interval (a running sum would drift and could land a write a
-  // rounding error before end_time, followed by a second one at end_time).
-  long long next_index = 0;
-  double next_output = INFINITY;
-  if (interval > 0) {
-    next_index = static_cast<long long>(std::floor(solver->time() / interval + 1e-9)) + 1;
-    next_index =
-        std::max(next_index, static_cast<long long>(std::ceil(start_time / interval - 1e-9)));
-    next_output = static_cast<double>(next_index) * interval;
-  }
 
-  constexpr std::size_t kProgressTicks = 1000;
   // Progress is part of the info output: --log-level warn (or off) keeps a run quiet.
-  const bool show = runtime.root() && options.show_progress &&
-                    spdlog::default_logger_raw()->should_log(spdlog::level::info);
-  Progress progress("run " + type, kProgressTicks, show, /*unit=*/"");
+  Progress progress("run " + type, kProgressTicks,
+                    runtime.root() && options.show_progress &&
+                        spdlog::default_logger_raw()->should_log(spdlog::level::info),
+                    /*unit=*/"");
   Stopwatch loop_clock;
   const long first_step = solver->step();
   auto stop_requested = [&] {
@@ -119,32 +195,22 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
     solvers::StepReport report;
     {
       auto scope = phases.measure("advance");
-      if (interval > 0) solver->limit_step_to(next_output);
+      if (interval > 0) solver->limit_step_to(grid.next());
       report = solver->advance();
     }
     const double residual = solver->residual();
-    if (!std::isfinite(residual) || !std::isfinite(report.dt) || report.dt <= 0) {
-      throw Error(fmt::format(
-          "the run diverged at step {} (t = {:.6g}): residual {}, dt {}; {}"
-          "reduce the time step or check the parameters",
-          report.step, report.time, residual, report.dt,
-          checkpoints ? "the last good checkpoint is " + checkpoint_path.string() + "; " : ""));
-    }
+    check_step(report, residual, checkpoints ? checkpoint_path.string() : "");
     if (due(report.step, monitor_interval)) {
       auto scope = phases.measure("monitor");
       monitor.record(report, residual, solver->monitor());
     }
     final_written = false;
-    if (solver->time() >= next_output * (1 - 1e-12)) {
+    if (grid.reached(solver->time())) {
       write_output();
       final_written = true;
-      while (next_output <= solver->time() * (1 + 1e-12))
-        next_output = static_cast<double>(++next_index) * interval;
+      grid.pass(solver->time());
     }
-    if (checkpoints && due(report.step, checkpoint_interval)) {
-      auto scope = phases.measure("checkpoint");
-      write_checkpoint(*solver, checkpoint_path, runtime.comm());
-    }
+    if (checkpoints && due(report.step, checkpoint_interval)) checkpoint_now();
     const double steps_per_second =
         (report.step - first_step) / std::max(loop_clock.seconds(), 1e-9);
     progress.update(static_cast<std::size_t>(solver->progress() * kProgressTicks),
@@ -152,35 +218,10 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
                                 steps_per_second, report.time, residual));
   }
   if (!final_written) write_output();
-  if (checkpoints) {
-    auto scope = phases.measure("checkpoint");
-    write_checkpoint(*solver, checkpoint_path, runtime.comm());
-  }
+  if (checkpoints) checkpoint_now();
   progress.finish(fmt::format("step {}  t {:.4g}", solver->step(), solver->time()));
 
-  nlohmann::json results;
-  results["solver"] = type;
-  results["finished"] =
-      solver->finished();  // false when stopped by --max-steps: continue with --restart
-  results["steps"] = solver->step();
-  results["time"] = solver->time();
-  results["residual"] = solver->residual();
-  const solvers::Diagnostics diagnostics = solver->diagnostics();
-  results["diagnostics"] = diagnostics;
-  // A steady solver reports `converged` among its diagnostics; stopping at its iteration limit
-  // without converging is not a success a script or a sweep may take for one.
-  if (const auto it = diagnostics.find("converged"); it != diagnostics.end()) {
-    const bool converged = it->second != 0.0;
-    results["converged"] = converged;
-    if (!converged && solver->finished()) {
-      results["status"] = "not_converged";
-      spdlog::warn(
-          "{} stopped at its iteration limit ({} steps) without converging: residual {:.3e}; "
-          "raise max_iterations or check the case",
-          type, solver->step(), solver->residual());
-    }
-  }
-  results["fields"] = surrogates::field_statistics(solver->state(), runtime.comm());
+  nlohmann::json results = run_figures(*solver, type, runtime);
   results["outputs"] = output.close();
   if (const std::string csv = monitor.close(); !csv.empty())
     results["outputs"]["monitor_csv"] = csv;
@@ -190,7 +231,6 @@ nlohmann::json run_solver(Runtime& runtime, const io::CaseFile& case_file,
   results["timings_s"] = phases.seconds();
   for (const auto& [phase, seconds] : solver->phase_times())
     results["timings_s"]["solver_" + phase] = seconds;
-  for (const auto& [name, value] : diagnostics) spdlog::info("{} = {:.6g}", name, value);
   return results;
 }
 

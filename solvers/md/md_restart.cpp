@@ -69,6 +69,7 @@ void MdSolver::save_state(io::Hdf5Checkpoint& c) const {
   c.scalars["md_eta_dot"] = eta_dot_;
   c.scalars["md_neighbor_builds"] = static_cast<double>(neighbors_.builds());
   c.scalars["md_last_sort"] = static_cast<double>(neighbors_.last_sort());
+  c.scalars["md_residual"] = residual_;  // the last thermo row's e_total; 0 before the first
   // Records: every rank holds the same thermo rows and RDF samples (reduced), rank 0 the frames.
   c.arrays.push_back({"md_thermo", thermo_array(rows_)});
   if (!rdf_samples_.empty()) {
@@ -146,7 +147,7 @@ void MdSolver::load_state(const io::Hdf5Checkpoint& c) {
     rows_ = {measure_thermo()};  // a checkpoint from before the records were saved
   }
   if (rows_.empty()) rows_ = {measure_thermo()};
-  residual_ = rows_.back().e_total;
+  residual_ = c.scalar_or("md_residual", rows_.back().e_total);
   rdf_samples_.clear();
   rdf_press_.clear();
   if (const io::NamedArray* g = c.find_array("md_rdf")) {

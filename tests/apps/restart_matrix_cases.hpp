@@ -91,6 +91,9 @@ inline std::vector<RestartMatrixCase> restart_matrix_cases() {
        md("lj_liquid_nvt.yaml", {"solver.integrator.style=nose_hoover"}),
        {20, 33}},
       {"md_nve", md("lj_benchmark.yaml", {}), {20, 33}},
+      // Before the first thermo row after step 0, where the residual the monitor records is
+      // still 0 (the fault test found a restart putting step 0's energy there).
+      {"md_before_first_thermo_row", md("lj_liquid_nvt.yaml", {"solver.thermo=50"}), {20}},
       {"md_sw",
        run("md/si_sw.yaml", {"solver.steps=60", "solver.thermo=10", "solver.neighbor.sort=20",
                              "output.monitor_interval=10"}),
