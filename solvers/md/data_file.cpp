@@ -80,16 +80,12 @@ bool is_section(const std::string& s) {
   return false;
 }
 
-}  // namespace
-
-AtomData read_data_file(const std::filesystem::path& path) {
-  Reader r(path);
-  AtomData data;
+// The header up to the first section name (left in `section`): the atom count, which it
+// returns, the number of types and the box.
+long read_header(Reader& r, AtomData& data, std::string& section) {
   std::string line;
-  r.next(line);  // the first line is a title
   long natoms = -1;
   bool have_box[3] = {false, false, false};
-  std::string section;
   // Header.
   while (r.next(line)) {
     if (line.empty()) continue;
@@ -129,6 +125,52 @@ AtomData read_data_file(const std::filesystem::path& path) {
   for (int d = 0; d < 3; ++d)
     if (!have_box[d])
       r.fail(std::string("the header lacks '") + char('x' + d) + "lo " + char('x' + d) + "hi'");
+  return natoms;
+}
+
+// One line of the Atoms (atomic) section: id type x y z [ix iy iz], the position wrapped into
+// the box (image flags counted), the id's row recorded in `index`.
+void read_atom_line(Reader& r, const std::vector<std::string>& w, AtomData& data,
+                    std::unordered_map<long, long>& index) {
+  if (w.size() != 5 && w.size() != 8)
+    r.fail("an Atoms (atomic) line is 'id type x y z [ix iy iz]', found " +
+           std::to_string(w.size()) + " values");
+  const long id = r.integer(w[0]);
+  const long t = r.integer(w[1]);
+  if (id < 1) r.fail(fmt::format("atom id {} is not positive", id));
+  if (t < 1 || t > data.ntypes)
+    r.fail(fmt::format("atom {} has type {} outside 1..{}", id, t, data.ntypes));
+  if (!index.emplace(id, data.natoms()).second) r.fail(fmt::format("atom id {} appears twice", id));
+  std::array<double, 3> x{};
+  std::array<int, 3> im{0, 0, 0};
+  for (int d = 0; d < 3; ++d) {
+    x[d] = r.real(w[2 + d]);
+    if (w.size() == 8) im[d] = static_cast<int>(r.integer(w[5 + d]));
+    const double L = data.box.length(d), tol = 1e-9 * L;
+    if (x[d] < data.box.lo[d] - tol || x[d] > data.box.hi[d] + tol)
+      r.fail(fmt::format("atom {} lies outside the box: {} = {} is not in [{}, {})", id,
+                         char('x' + d), x[d], data.box.lo[d], data.box.hi[d]));
+    if (x[d] >= data.box.hi[d]) {
+      x[d] -= L;
+      im[d] += 1;
+    }
+    if (x[d] < data.box.lo[d]) x[d] = data.box.lo[d];
+  }
+  data.tag.push_back(id);
+  data.type.push_back(static_cast<int>(t));
+  data.x.push_back(x);
+  data.image.push_back(im);
+}
+
+}  // namespace
+
+AtomData read_data_file(const std::filesystem::path& path) {
+  Reader r(path);
+  AtomData data;
+  std::string line;
+  r.next(line);  // the first line is a title
+  std::string section;
+  const long natoms = read_header(r, data, section);
   data.mass.assign(data.ntypes + 1, 0.0);
   std::vector<bool> mass_set(data.ntypes + 1, false);
   std::unordered_map<long, long> index;  // id → row
@@ -166,37 +208,8 @@ AtomData read_data_file(const std::filesystem::path& path) {
       if (style.size() >= 2 && style[1] != "atomic")
         r.fail("only atom_style atomic is supported, not " + style[1]);
       have_atoms = true;
-      read_rows(natoms, [&](const std::vector<std::string>& w) {
-        if (w.size() != 5 && w.size() != 8)
-          r.fail("an Atoms (atomic) line is 'id type x y z [ix iy iz]', found " +
-                 std::to_string(w.size()) + " values");
-        const long id = r.integer(w[0]);
-        const long t = r.integer(w[1]);
-        if (id < 1) r.fail(fmt::format("atom id {} is not positive", id));
-        if (t < 1 || t > data.ntypes)
-          r.fail(fmt::format("atom {} has type {} outside 1..{}", id, t, data.ntypes));
-        if (!index.emplace(id, data.natoms()).second)
-          r.fail(fmt::format("atom id {} appears twice", id));
-        std::array<double, 3> x{};
-        std::array<int, 3> im{0, 0, 0};
-        for (int d = 0; d < 3; ++d) {
-          x[d] = r.real(w[2 + d]);
-          if (w.size() == 8) im[d] = static_cast<int>(r.integer(w[5 + d]));
-          const double L = data.box.length(d), tol = 1e-9 * L;
-          if (x[d] < data.box.lo[d] - tol || x[d] > data.box.hi[d] + tol)
-            r.fail(fmt::format("atom {} lies outside the box: {} = {} is not in [{}, {})", id,
-                               char('x' + d), x[d], data.box.lo[d], data.box.hi[d]));
-          if (x[d] >= data.box.hi[d]) {
-            x[d] -= L;
-            im[d] += 1;
-          }
-          if (x[d] < data.box.lo[d]) x[d] = data.box.lo[d];
-        }
-        data.tag.push_back(id);
-        data.type.push_back(static_cast<int>(t));
-        data.x.push_back(x);
-        data.image.push_back(im);
-      });
+      read_rows(natoms,
+                [&](const std::vector<std::string>& w) { read_atom_line(r, w, data, index); });
     } else if (section.rfind("Velocities", 0) == 0) {
       if (!have_atoms) r.fail("the Velocities section must follow the Atoms section");
       data.v.assign(natoms, {0, 0, 0});
