@@ -27,7 +27,9 @@ class RunCommand final : public Command {
                    "override a case key after the file: --set solver.end_time=0.1")
         ->type_name("KEY.PATH=VALUE");
     app.add_option("--restart", restart_,
-                   "continue from a checkpoint.h5 written by an earlier run of this case");
+                   "continue from a checkpoint.h5 written by an earlier run of this case, bit "
+                   "for bit; into that run's -o folder, its monitor.csv, fields.pvd and "
+                   "fields.h5 go on from the checkpoint's step");
     app.add_option(
            "--max-steps", max_steps_,
            "stop after this many steps, writing checkpoint.h5 (for batch queues; continue with --restart)")
