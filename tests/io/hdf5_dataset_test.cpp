@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 
@@ -352,6 +353,59 @@ TEST(Hdf5Dataset, BadStepsRaiseInputErrorOnEveryField) {
   EXPECT_THROW(Hdf5DatasetWriter(dir / "y.h5", MPI_COMM_SELF, mesh,
                                  {{"a/b", FieldSpec::On::kPoints, 1, "", ""}}, "", "t"),
                InputError);
+}
+
+TEST(Hdf5Dataset, ARestartTakesOverTheEarlierStepsBeforeItsTime) {
+  // The earlier segment wrote t = 0, 1, 2 (its last off the grid); the restart at t = 2 takes
+  // over 0 and 1, values bit for bit, then appends its own.
+  const auto dir = surrox::testing::scratch_dir();
+  const MeshData mesh = make_image({0, 3, 0, 2, 0, 1});
+  const std::vector<FieldSpec> specs = {{"T", FieldSpec::On::kPoints, 1, "", ""},
+                                        {"g", FieldSpec::On::kCells, 3, "", ""}};
+  auto fields = [&](double t) {
+    return std::vector<NamedArray>{structured_points("T", mesh, 1, t),
+                                   structured_cells("g", mesh, 3, t)};
+  };
+  {
+    Hdf5DatasetWriter earlier(dir / "fields.h5", MPI_COMM_SELF, mesh, specs, "", "t");
+    for (double t : {0.0, 1.0, 2.0}) earlier.append(t, fields(t));
+    earlier.close();
+  }
+  Hdf5DatasetWriter writer(dir / "fields.h5", MPI_COMM_SELF, mesh, specs, "", "t");
+  EXPECT_EQ(writer.append_earlier(dir / "fields.h5", 2.0), 2u);
+  for (double t : {2.0, 3.0}) writer.append(t, fields(t));
+  writer.close();
+  const Hdf5DatasetReader r(dir / "fields.h5");
+  EXPECT_EQ(r.times(), (std::vector<double>{0, 1, 2, 3}));
+  for (std::size_t step = 0; step < 4; ++step) {
+    const HostArray g = r.read("g", step);
+    const NamedArray expected = structured_cells("g", mesh, 3, static_cast<double>(step));
+    EXPECT_TRUE(std::equal(g.data(), g.data() + g.size(), expected.values.data())) << step;
+  }
+}
+
+TEST(Hdf5Dataset, ARestartRefusesADamagedOrForeignEarlierDataset) {
+  const auto dir = surrox::testing::scratch_dir();
+  const MeshData mesh = make_image({0, 3, 0, 2, 0, 0});
+  const std::vector<FieldSpec> specs = {{"T", FieldSpec::On::kPoints, 1, "", ""}};
+  std::ofstream(dir / "damaged.h5") << "not an HDF5 file";
+  {
+    // Another grid: 5 × 3 points instead of 4 × 3.
+    const MeshData other = make_image({0, 4, 0, 2, 0, 0});
+    Hdf5DatasetWriter w(dir / "other.h5", MPI_COMM_SELF, other, specs, "", "t");
+    w.append(0, {structured_points("T", other, 1, 0)});
+    w.close();
+  }
+  Hdf5DatasetWriter writer(dir / "new.h5", MPI_COMM_SELF, mesh, specs, "", "t");
+  for (const char* earlier : {"damaged.h5", "other.h5"}) {
+    try {
+      writer.append_earlier(dir / earlier, 1.0);
+      ADD_FAILURE() << earlier << " was taken over";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(earlier), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(writer.steps(), 0u);
 }
 
 TEST(Hdf5Dataset, ConvertCollectionRoundTrip) {

@@ -67,5 +67,33 @@ TEST(PvdSeries, BadTimestepIsAnInputError) {
   EXPECT_THROW(read_pvd_index(pvd), InputError);
 }
 
+TEST(PvdSeries, ARestartKeepsTheEntriesBeforeItsTime) {
+  const fs::path folder = scratch_dir();
+  {
+    PvdSeries first(folder / "run.pvd");
+    for (int step = 0; step < 3; ++step) {
+      MeshData mesh = unstructured_mesh(step);
+      const fs::path file = folder / ("run_" + std::to_string(step) + ".vtu");
+      write_vtk(mesh, file);
+      first.add(0.5 * step, file);
+    }
+  }
+  PvdSeries restarted(folder / "run.pvd");
+  restarted.keep_entries_before(1.0);  // keeps t = 0 and 0.5, not 1.0 itself
+  EXPECT_EQ(restarted.size(), 2u);
+  restarted.add(1.0, folder / "run_2.vtu");
+  const auto index = read_pvd_index(folder / "run.pvd");
+  ASSERT_EQ(index.size(), 3u);
+  EXPECT_EQ(index[1].time, 0.5);
+  EXPECT_EQ(index[2].file, fs::path("run_2.vtu"));
+
+  PvdSeries fresh(folder / "none.pvd");
+  fresh.keep_entries_before(1.0);  // no earlier file: nothing kept
+  EXPECT_EQ(fresh.size(), 0u);
+  std::ofstream(folder / "broken.pvd") << "<VTKFile type=\"Collection\"><Collection><DataSet";
+  PvdSeries broken(folder / "broken.pvd");
+  EXPECT_THROW(broken.keep_entries_before(1.0), InputError);
+}
+
 }  // namespace
 }  // namespace surrox::io
