@@ -109,26 +109,8 @@ Schema acceleration_schema() {
   return s;
 }
 
-}  // namespace
-
-Schema AirfoilSolver::schema() {
-  Schema s(
-      "Steady 2D compressible flow past an airfoil (Euler, laminar Navier–Stokes or RANS with "
-      "Spalart–Allmaras) on a "
-      "body-fitted O-grid (or TMR's flat plate): cell-centred finite volumes, Roe flux with MUSCL reconstruction, "
-      "implicit pseudo-time stepping (line-implicit or LU-SGS) with FAS multigrid. Units: ρ∞ = 1, |u∞| = 1, chord = 1, p∞ = 1/(γM²).");
-  s.choice("equations", names_of(kEquationsTable),
-           "governing equations (" + docs_of(kEquationsTable) + ")")
-      .fallback("euler");
-  s.real("mach", "free-stream Mach number (subsonic far field; shocks only with limiter minmod)")
-      .above(0)
-      .at_most(0.9)
-      .fallback("0.5");
-  s.real("alpha_deg", "angle of attack").units("degree").at_least(-30).at_most(30).fallback("0");
-  s.real("reynolds", "Reynolds number ρ∞|u∞|c/μ∞ (required for navier_stokes and rans)")
-      .above(0)
-      .optional();
-  s.section("turbulence", turbulence_schema(), "turbulence model (equations: rans only)");
+// The pseudo-time iteration and when it stops.
+void add_iteration_keys(Schema& s) {
   s.real(
        "cfl",
        "pseudo-time CFL number of the local time steps (the implicit smoothers are stable far beyond 1)")
@@ -146,6 +128,11 @@ Schema AirfoilSolver::schema() {
       .fallback("1e-8");
   s.section("convergence", convergence_schema(),
             "stopping criteria (residual and/or Cauchy on forces)");
+}
+
+// The discretisation (limiter, far field, entropy fixes) and the solver of the steady problem
+// (smoother, multigrid, acceleration).
+void add_scheme_keys(Schema& s) {
   s.choice("limiter", names_of(kLimiterTable),
            "MUSCL slope limiter (" + docs_of(kLimiterTable) + ")")
       .fallback("van_albada");
@@ -188,6 +175,30 @@ Schema AirfoilSolver::schema() {
       .fallback("mirror");
   s.section("acceleration", acceleration_schema(),
             "Anderson acceleration of the cycle (fewer cycles to the same solution)");
+}
+
+}  // namespace
+
+Schema AirfoilSolver::schema() {
+  Schema s(
+      "Steady 2D compressible flow past an airfoil (Euler, laminar Navier–Stokes or RANS with "
+      "Spalart–Allmaras) on a "
+      "body-fitted O-grid (or TMR's flat plate): cell-centred finite volumes, Roe flux with MUSCL reconstruction, "
+      "implicit pseudo-time stepping (line-implicit or LU-SGS) with FAS multigrid. Units: ρ∞ = 1, |u∞| = 1, chord = 1, p∞ = 1/(γM²).");
+  s.choice("equations", names_of(kEquationsTable),
+           "governing equations (" + docs_of(kEquationsTable) + ")")
+      .fallback("euler");
+  s.real("mach", "free-stream Mach number (subsonic far field; shocks only with limiter minmod)")
+      .above(0)
+      .at_most(0.9)
+      .fallback("0.5");
+  s.real("alpha_deg", "angle of attack").units("degree").at_least(-30).at_most(30).fallback("0");
+  s.real("reynolds", "Reynolds number ρ∞|u∞|c/μ∞ (required for navier_stokes and rans)")
+      .above(0)
+      .optional();
+  s.section("turbulence", turbulence_schema(), "turbulence model (equations: rans only)");
+  add_iteration_keys(s);
+  add_scheme_keys(s);
   s.choice("initial", {"freestream", "restart"},
            "initial state: uniform free stream, or the state in restart_file (a checkpoint.h5 of a "
            "run on the same grid, any Mach number or angle: a warm start; residuals stay relative "

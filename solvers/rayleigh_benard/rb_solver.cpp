@@ -19,6 +19,24 @@ using detail::kFigures;
 // The smallest horizontal wavelength of the random initial perturbation.
 constexpr double kShortestWavelength[] = {0, 0, 0.25, 0.5};
 
+// The pressure section's Poisson solver: the FFT + tridiagonal direct solver (2D) or PETSc's
+// KSP with the section's options.
+std::unique_ptr<PoissonSolver> make_pressure_solver(const CaseNode& pressure, DmdaGrid& dmda,
+                                                    const WallNormalGrid& grid, double hx,
+                                                    double hy, bool three_d) {
+  if (pressure.string("solver") != "fft_tridiagonal")
+    return std::make_unique<KspPoissonSolver>(dmda, grid, hx, hy, pressure, "pressure_", 3);
+  if (three_d) pressure.fail("solver", "fft_tridiagonal is for the 2D solver only; use ksp");
+  // PETSc options would be ignored: say so rather than run another solver than asked for.
+  for (const auto& [key, fallback] :
+       {std::pair{"ksp_type", "auto"}, {"pc_type", "auto"}, {"options", ""}})
+    if (pressure.string(key) != fallback)
+      pressure.fail(key, std::string(key) +
+                             " applies to solver: ksp; this case's pressure solver "
+                             "is fft_tridiagonal (set solver.pressure.solver: ksp)");
+  return std::make_unique<FftTridiagonalPoissonSolver>(dmda, grid, hx, PoissonBoundaries{});
+}
+
 }  // namespace
 
 template <int dim>
@@ -94,23 +112,10 @@ void RayleighBenardSolver<dim>::initialize(const CaseNode& config, Runtime& runt
     Kokkos::deep_copy(iw_, iw);
   }
   const CaseNode pressure = config.section("pressure");
-  std::unique_ptr<PoissonSolver> poisson;
-  if (pressure.string("solver") == "fft_tridiagonal") {
-    if (three_d) pressure.fail("solver", "fft_tridiagonal is for the 2D solver only; use ksp");
-    // PETSc options would be ignored: say so rather than run another solver than asked for.
-    for (const auto& [key, fallback] :
-         {std::pair{"ksp_type", "auto"}, {"pc_type", "auto"}, {"options", ""}})
-      if (pressure.string(key) != fallback)
-        pressure.fail(key, std::string(key) +
-                               " applies to solver: ksp; this case's pressure solver "
-                               "is fft_tridiagonal (set solver.pressure.solver: ksp)");
-    poisson = std::make_unique<FftTridiagonalPoissonSolver>(*grid_, grid, hx_, PoissonBoundaries{});
-  } else {
-    poisson = std::make_unique<KspPoissonSolver>(*grid_, grid, hx_, hy_, pressure, "pressure_", 3);
-  }
-  projection_ = std::make_unique<PressureProjection<dim>>(*grid_, dz_, dzc_, hx_, hy_, hz_min_,
-                                                          std::move(poisson),
-                                                          pressure.real("divergence_tolerance"));
+  projection_ = std::make_unique<PressureProjection<dim>>(
+      *grid_, dz_, dzc_, hx_, hy_, hz_min_,
+      make_pressure_solver(pressure, *grid_, grid, hx_, hy_, three_d),
+      pressure.real("divergence_tolerance"));
 
   set_initial(config);
   exchange(u_, Boundary::kU);
