@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 
 namespace surrox::apps {
@@ -35,13 +36,9 @@ void MonitorLog::continue_after(long step) {
   int column = 0;
   for (std::string name; std::getline(names, name, ',');)
     if (column++ >= 4) columns_.push_back(name);
-  std::filesystem::create_directories(partial_.parent_path());
-  out_.open(partial_.string() + ".tmp", std::ios::trunc);
-  if (!out_) throw Error("cannot write " + partial_.string());
-  out_ << header << '\n';
-  for (const auto& line : kept) out_ << line << '\n';
-  out_.close();
-  std::filesystem::rename(partial_.string() + ".tmp", partial_);
+  std::string text = header + '\n';
+  for (const auto& line : kept) text += line + '\n';
+  write_text_atomically(partial_, text);
   if (source == final_) std::filesystem::remove(final_);
   out_.open(partial_, std::ios::app);
   if (!out_) throw Error("cannot write " + partial_.string());

@@ -67,9 +67,8 @@ class OutputGrid {
   void pass(double now) {
     while (next_ <= now * (1 + 1e-12)) next_ = static_cast<double>(++index_) * interval_;
   }
-  bool on_grid(double t) const {
-    const double index = interval_ > 0 ? t / interval_ : 0.5;
-    return std::fabs(index - std::round(index)) < 1e-9;
+  bool on_grid(double t) const {  // never without an interval
+    return interval_ > 0 && std::fabs(t / interval_ - std::round(t / interval_)) < 1e-9;
   }
 
  private:

@@ -2,7 +2,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <set>
@@ -17,6 +16,7 @@
 #include "io/hdf5_dataset_detail.hpp"
 #include "io/hdf5_handle.hpp"
 #include "io/hdf5_mpi.hpp"
+#include "io/series_time.hpp"
 #include "io/xdmf_writer.hpp"
 
 namespace surrox::io {
@@ -267,9 +267,8 @@ std::size_t Hdf5DatasetWriter::append_earlier(const std::filesystem::path& earli
       h5::check_status(
           H5Dread(time_dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, times.data()),
           where, "cannot read /time");
-    const double limit = before - 1e-12 * std::max(1.0, std::fabs(before));
     std::size_t keep = 0;
-    while (keep < times.size() && times[keep] < limit) ++keep;
+    while (keep < times.size() && earlier_than(times[keep], before)) ++keep;
     times.resize(keep);
     steps.resize(keep);
     for (const auto& field : d.fields) {

@@ -4,13 +4,12 @@
 #include <vtkXMLDataElement.h>
 #include <vtkXMLDataParser.h>
 
-#include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <sstream>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "io/series_time.hpp"
 #include "io/vtk_error_capture.hpp"
 #include "io/xml_text.hpp"
 
@@ -77,9 +76,8 @@ void PvdSeries::add(double time, const std::filesystem::path& dataset_file, int 
 void PvdSeries::keep_entries_before(double time) {
   entries_.clear();
   if (!std::filesystem::exists(path_)) return;
-  const double before = time - 1e-12 * std::max(1.0, std::fabs(time));
   for (const PvdDataSet& entry : read_pvd_index(path_))
-    if (entry.time < before) entries_.push_back(entry);
+    if (earlier_than(entry.time, time)) entries_.push_back(entry);
 }
 
 void PvdSeries::write() const {

@@ -2,8 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 
 namespace surrox::solvers::md {
@@ -31,25 +30,23 @@ void DumpFrames::add(long step, const AtomData& d) {
 }
 
 void DumpFrames::write(const std::filesystem::path& file) const {
-  std::ofstream out(file);
-  if (!out) throw Error("cannot write " + file.string());
+  std::string text;
   std::size_t at = 0;
   for (std::size_t f = 0; f < steps_.size(); ++f) {
-    std::string frame =
+    text +=
         fmt::format("ITEM: TIMESTEP\n{}\nITEM: NUMBER OF ATOMS\n{}\nITEM: BOX BOUNDS pp pp pp\n",
                     steps_[f], counts_[f]);
     for (int k = 0; k < 3; ++k)
-      frame += fmt::format("{:.17g} {:.17g}\n", boxes_[f][k], boxes_[f][3 + k]);
-    frame += "ITEM: ATOMS id type x y z vx vy vz\n";
+      text += fmt::format("{:.17g} {:.17g}\n", boxes_[f][k], boxes_[f][3 + k]);
+    text += "ITEM: ATOMS id type x y z vx vy vz\n";
     for (long i = 0; i < counts_[f]; ++i, at += kRow) {
       const double* r = &rows_[at];
-      frame += fmt::format("{} {} {:.10g} {:.10g} {:.10g} {:.10g} {:.10g} {:.10g}\n",
-                           static_cast<long>(r[0]), static_cast<int>(r[1]), r[2], r[3], r[4], r[5],
-                           r[6], r[7]);
+      text += fmt::format("{} {} {:.10g} {:.10g} {:.10g} {:.10g} {:.10g} {:.10g}\n",
+                          static_cast<long>(r[0]), static_cast<int>(r[1]), r[2], r[3], r[4], r[5],
+                          r[6], r[7]);
     }
-    out << frame;
   }
-  if (!out) throw Error("cannot write " + file.string());
+  write_text_atomically(file, text);
 }
 
 void DumpFrames::save(io::Hdf5Checkpoint& c) const {

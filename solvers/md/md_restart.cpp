@@ -5,6 +5,8 @@
 // the whole run.
 #include <fmt/format.h>
 
+#include <string>
+
 #include "io/hdf5_checkpoint.hpp"
 #include "solvers/md/md_solver.hpp"
 
@@ -35,34 +37,30 @@ std::vector<ThermoRow> rows_from_array(const io::HostArray& a) {
 
 void MdSolver::save_state(io::Hdf5Checkpoint& c) const {
   const long n = system_.nlocal;
-  auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.x);
-  auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.v);
-  auto hh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), neighbors_.xhold());
+  // The owned rows of a per-atom vector, as a checkpoint array.
+  auto owned = [&](const Vec3View& view, const char* name) {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+    io::HostArray a(std::string(name), n, 3);
+    for (long i = 0; i < n; ++i)
+      for (int d = 0; d < 3; ++d) a(i, d) = host(i, d);
+    c.arrays.push_back({name, a});
+  };
+  owned(system_.x, "md_x");
+  owned(system_.v, "md_v");
+  owned(neighbors_.xhold(), "md_xhold");
+  // The forces the next half-kick uses, as the step left them: a Langevin share depends on the
+  // mid-step velocities, which the checkpoint does not hold otherwise.
+  owned(system_.f, "md_f");
   auto ht = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.type);
   auto hg = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.tag);
   auto hi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.image);
-  io::HostArray x("x", n, 3), v("v", n, 3), hold("xhold", n, 3), ids("ids", n, 5);
+  io::HostArray ids("ids", n, 5);
   for (long i = 0; i < n; ++i) {
-    for (int d = 0; d < 3; ++d) {
-      x(i, d) = hx(i, d);
-      v(i, d) = hv(i, d);
-      hold(i, d) = hh(i, d);
-      ids(i, 2 + d) = hi(i, d);
-    }
     ids(i, 0) = static_cast<double>(hg(i));
     ids(i, 1) = ht(i);
+    for (int d = 0; d < 3; ++d) ids(i, 2 + d) = hi(i, d);
   }
-  c.arrays.push_back({"md_x", x});
-  c.arrays.push_back({"md_v", v});
-  c.arrays.push_back({"md_xhold", hold});
   c.arrays.push_back({"md_ids", ids});
-  // The forces the next half-kick uses, as the step left them: a Langevin share depends on the
-  // mid-step velocities, which the checkpoint does not hold.
-  auto hf = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.f);
-  io::HostArray f("f", n, 3);
-  for (long i = 0; i < n; ++i)
-    for (int d = 0; d < 3; ++d) f(i, d) = hf(i, d);
-  c.arrays.push_back({"md_f", f});
   c.scalars["md_step"] = static_cast<double>(step_);
   c.scalars["md_atoms"] = static_cast<double>(natoms_);
   c.scalars["md_eta"] = eta_;
@@ -123,30 +121,26 @@ void MdSolver::load_state(const io::Hdf5Checkpoint& c) {
       c.scalar_or("md_last_sort", static_cast<double>(step_ - step_ % sort_every)));
   neighbors_.rebuild_saved(system_, step_,
                            static_cast<long>(c.scalar_or("md_neighbor_builds", 0.0)), last_sort);
-  auto hx = Kokkos::create_mirror_view(system_.x);
-  Kokkos::deep_copy(hx, system_.x);
-  for (long i = 0; i < n; ++i)
-    for (int d = 0; d < 3; ++d) hx(i, d) = x(i, d);
-  Kokkos::deep_copy(system_.x, hx);
+  // Saved values into the owned rows of a per-atom vector (ghost rows kept).
+  auto put_owned = [n](const Vec3View& view, const io::HostArray& saved) {
+    auto host = Kokkos::create_mirror_view(view);
+    Kokkos::deep_copy(host, view);
+    for (long i = 0; i < n; ++i)
+      for (int d = 0; d < 3; ++d) host(i, d) = saved(i, d);
+    Kokkos::deep_copy(view, host);
+  };
+  put_owned(system_.x, x);
   neighbors_.update_ghosts(system_);
   refresh_state();
   energy_step_ = -1;
   potential_->load_state(c);  // before evaluating: its records already hold this step
   compute_forces(true);       // energy and virial of this step (thermo() between thermo steps)
-  if (const io::NamedArray* saved = c.find_array("md_f")) {
-    // The step's own forces, thermostat share included (bitwise what the straight run holds).
-    auto hf = Kokkos::create_mirror_view(system_.f);
-    Kokkos::deep_copy(hf, system_.f);
-    for (long i = 0; i < n; ++i)
-      for (int d = 0; d < 3; ++d) hf(i, d) = saved->values(i, d);
-    Kokkos::deep_copy(system_.f, hf);
-  }
-  if (const io::NamedArray* saved = c.find_array("md_thermo")) {
+  // The step's own forces, thermostat share included (bitwise what the straight run holds).
+  if (const io::NamedArray* saved = c.find_array("md_f")) put_owned(system_.f, saved->values);
+  rows_.clear();
+  if (const io::NamedArray* saved = c.find_array("md_thermo"))
     rows_ = rows_from_array(saved->values);
-  } else {
-    rows_ = {measure_thermo()};  // a checkpoint from before the records were saved
-  }
-  if (rows_.empty()) rows_ = {measure_thermo()};
+  if (rows_.empty()) rows_ = {measure_thermo()};  // a checkpoint from before rows were saved
   residual_ = c.scalar_or("md_residual", rows_.back().e_total);
   rdf_samples_.clear();
   rdf_press_.clear();

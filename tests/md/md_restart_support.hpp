@@ -6,20 +6,16 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
 #include "io/hdf5_checkpoint.hpp"
 #include "md/md_test_support.hpp"
+#include "support/output_comparison.hpp"
 
 namespace surrox::solvers::md::test {
 
-inline std::string file_bytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using surrox::testing::file_bytes;
 
 // What differs between the straight run and the restarted one: names of files (relative to
 // the output folders) and a count of differing positions and velocities.
@@ -71,14 +67,10 @@ inline RestartDifference restart_difference(const std::string& yaml, long at_ste
       out.atom_values += (a.x[i][d] != b.x[i][d]) + (a.v[i][d] != b.v[i][d]);
   out.builds = straight->neighbors().builds() - second->neighbors().builds();
   if (surrox::testing::runtime().root()) {
-    const auto one = scratch / ("straight_" + tag), two = scratch / ("restarted_" + tag);
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(one)) {
-      if (!entry.is_regular_file()) continue;
-      const auto relative = entry.path().lexically_relative(one);
-      if (!std::filesystem::exists(two / relative) ||
-          file_bytes(entry.path()) != file_bytes(two / relative))
-        out.files.push_back(relative.string());
-    }
+    int compared = 0;
+    out.files = surrox::testing::differing_outputs(scratch / ("straight_" + tag),
+                                                   scratch / ("restarted_" + tag), &compared);
+    if (compared == 0) out.files.push_back("(no files written)");
   }
   return out;
 }

@@ -1,21 +1,22 @@
 #pragma once
 // Checks the 2D and 3D Rayleigh–Bénard tests share.
 //
-// expect_cli_restart_bitwise: through the CLI, stop a case after half its steps (--max-steps writes
-// checkpoint.h5), continue with --restart into the same folder, and compare summary.json's
-// figures and step count, and every record file (*.csv, *.pvd), with the uninterrupted run bit
-// for bit. `run` is "run CASE --set ..." without -o; the runs write into dir/full and dir/half.
-// Returns the full run's results.
+// expect_cli_restart_bitwise: through the CLI, stop a case after half its steps (--max-steps
+// writes checkpoint.h5), continue with --restart into the same folder, and compare
+// summary.json's figures and step count, and every output file
+// (support/output_comparison.hpp), with the uninterrupted run bit for bit. `run` is
+// "run CASE --set ..." without -o; the runs write into dir/full and dir/half. Returns the full
+// run's results.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/error.hpp"
 #include "solvers/solver.hpp"
+#include "support/output_comparison.hpp"
 #include "support/test_paths.hpp"
 
 namespace surrox::testing {
@@ -37,19 +38,10 @@ inline nlohmann::json expect_cli_restart_bitwise(const std::string& run,
                        &out),
             0)
       << out;
-  auto bytes = [](const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  };
-  int records = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir / "full")) {
-    const auto ext = entry.path().extension();
-    if (ext != ".csv" && ext != ".pvd") continue;
-    ++records;
-    EXPECT_EQ(bytes(entry.path()), bytes(dir / "half" / entry.path().filename()))
-        << entry.path().filename() << " differs after the restart";
-  }
-  EXPECT_GT(records, 0);
+  int compared = 0;
+  EXPECT_EQ(differing_outputs(dir / "full", dir / "half", &compared), std::vector<std::string>{})
+      << "outputs differ after the restart";
+  EXPECT_GT(compared, 0);
   std::ifstream resumed_in(dir / "half" / "summary.json");
   const auto resumed = nlohmann::json::parse(resumed_in)["results"];
   EXPECT_EQ(resumed["steps"], full["steps"]);

@@ -9,65 +9,21 @@
 // A test that uses it links surrox_families (ctest-libraries).
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "io/hdf5_dataset.hpp"
 #include "support/in_process_surrox.hpp"
+#include "support/output_comparison.hpp"
 #include "support/test_paths.hpp"
 
 namespace surrox::testing {
 
-inline std::string bytes_of(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 inline nlohmann::json summary_results(const std::filesystem::path& dir) {
   std::ifstream in(dir / "summary.json");
   return nlohmann::json::parse(in)["results"];
-}
-
-// Two HDF5 datasets with the same times, fields and values bit for bit.
-inline bool same_dataset(const std::filesystem::path& a, const std::filesystem::path& b) {
-  if (!std::filesystem::exists(b)) return false;
-  const io::Hdf5DatasetReader x(a), y(b);
-  if (x.times() != y.times() || x.fields().size() != y.fields().size()) return false;
-  for (const auto& field : x.fields())
-    for (std::size_t step = 0; step < x.steps(); ++step) {
-      const io::HostArray u = x.read(field.name, step), v = y.read(field.name, step);
-      if (u.size() != v.size() || !std::equal(u.data(), u.data() + u.size(), v.data()))
-        return false;
-    }
-  return true;
-}
-
-// Files of `straight` (relative paths) that `restarted` lacks or holds otherwise; how many
-// were compared goes to `compared`.
-inline std::vector<std::string> differing_outputs(const std::filesystem::path& straight,
-                                                  const std::filesystem::path& restarted,
-                                                  int* compared) {
-  std::vector<std::string> differ;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(straight)) {
-    if (!entry.is_regular_file()) continue;
-    const auto name = entry.path().filename().string();
-    const auto ext = entry.path().extension().string();
-    if (name == "summary.json" || name == "checkpoint.h5") continue;
-    const auto relative = entry.path().lexically_relative(straight);
-    if (ext == ".h5") {
-      ++*compared;
-      if (!same_dataset(entry.path(), restarted / relative)) differ.push_back(relative);
-      continue;
-    }
-    ++*compared;
-    if (bytes_of(entry.path()) != bytes_of(restarted / relative)) differ.push_back(relative);
-  }
-  return differ;
 }
 
 // `run`: "run CASE --set ..." as separate arguments, without -o. Every stop must lie inside
@@ -81,22 +37,21 @@ inline nlohmann::json expect_restarts_bitwise(const std::vector<std::string>& ru
     return args;
   };
   // On several ranks a failing command ends the job with its message on stderr: not captured.
-  std::string captured;
-  std::string* out_ptr = runtime().size() > 1 ? nullptr : &captured;
-  const std::string& out = captured;
+  std::string out;
+  std::string* capture = runtime().size() > 1 ? nullptr : &out;
   const auto straight = dir / "straight";
-  EXPECT_EQ(run_surrox_in_process(with({"-o", straight.string()}), out_ptr), 0) << out;
+  EXPECT_EQ(run_surrox_in_process(with({"-o", straight.string()}), capture), 0) << out;
   const nlohmann::json full = summary_results(straight);
   for (long stop : stops) {
     EXPECT_LT(stop, full["steps"].get<long>()) << "a stop after the run's end tests nothing";
     const auto split = dir / ("stopped_at_" + std::to_string(stop));
     EXPECT_EQ(run_surrox_in_process(
-                  with({"-o", split.string(), "--max-steps", std::to_string(stop)}), out_ptr),
+                  with({"-o", split.string(), "--max-steps", std::to_string(stop)}), capture),
               0)
         << out;
     EXPECT_EQ(
         run_surrox_in_process(
-            with({"-o", split.string(), "--restart", (split / "checkpoint.h5").string()}), out_ptr),
+            with({"-o", split.string(), "--restart", (split / "checkpoint.h5").string()}), capture),
         0)
         << out;
     const nlohmann::json resumed = summary_results(split);
