@@ -5,8 +5,9 @@
 
 namespace surrox::apps {
 
-Selection select_candidates(const std::vector<std::vector<couplers::ModelDeviRow>>& trajectories,
-                            const SelectionRule& rule) {
+Selection select_candidates(
+    const std::vector<std::vector<surrogates::deep_potential::ModelDeviRow>>& trajectories,
+    const SelectionRule& rule) {
   Selection s;
   std::vector<ExplorationFrame> pool;
   for (int t = 0; t < static_cast<int>(trajectories.size()); ++t) {

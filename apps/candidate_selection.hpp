@@ -1,6 +1,6 @@
 #pragma once
 // DP-GEN's frame selection for concurrent learning: an exploration row whose largest atomic
-// force deviation ε_F (couplers/deep_potential_pair_devi.hpp) lies below `lo` is "accurate"
+// force deviation ε_F (surrogates/deep_potential/model_deviation.hpp) lies below `lo` is "accurate"
 // (the ensemble agrees, nothing to learn), at or above `hi` "failed" (too far off for the
 // configuration to be physical or learnable), and in between a candidate to label with the
 // reference potential. At most `max_candidates` are labelled per iteration, drawn uniformly
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "couplers/deep_potential_pair_devi.hpp"
+#include "surrogates/deep_potential/model_deviation.hpp"
 
 namespace surrox::apps {
 
@@ -38,7 +38,8 @@ struct Selection {
 
 // Counts every trajectory's rows (from rule.first_step on) and draws the frames to label.
 // Deterministic for a given seed on every platform (its own Fisher–Yates draw).
-Selection select_candidates(const std::vector<std::vector<couplers::ModelDeviRow>>& trajectories,
-                            const SelectionRule& rule);
+Selection select_candidates(
+    const std::vector<std::vector<surrogates::deep_potential::ModelDeviRow>>& trajectories,
+    const SelectionRule& rule);
 
 }  // namespace surrox::apps

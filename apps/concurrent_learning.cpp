@@ -18,8 +18,8 @@
 #include "core/case_path.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
-#include "couplers/deep_potential_pair_devi.hpp"
 #include "io/deepmd_system.hpp"
+#include "surrogates/deep_potential/model_deviation.hpp"
 #include "training/surrogate_family.hpp"
 #include "workflows/job_runner.hpp"
 
@@ -152,8 +152,9 @@ std::string loop_identity(const std::string& resolved_yaml) {
 // One iteration's exploration runs, one per temperature explored.
 struct Explorations {
   std::vector<fs::path> dirs;
-  std::vector<std::vector<couplers::ModelDeviRow>> rows;  // a failed run's: all NaN (failed)
-  std::vector<std::string> failures;                      // the run's error, or empty
+  std::vector<std::vector<surrogates::deep_potential::ModelDeviRow>>
+      rows;                           // a failed run's: all NaN (failed)
+  std::vector<std::string> failures;  // the run's error, or empty
 };
 
 class Loop {
@@ -401,12 +402,14 @@ class Loop {
       explored.failures.push_back(record["status"] == "ok" ? "" : record.value("error", "failed"));
       const fs::path& tdir = explored.dirs[k];
       if (explored.failures.back().empty()) {
-        explored.rows.push_back(couplers::read_model_devi(tdir / "model_devi.csv"));
+        explored.rows.push_back(
+            surrogates::deep_potential::read_model_devi(tdir / "model_devi.csv"));
         continue;
       }
-      std::vector<couplers::ModelDeviRow> failed;  // the rows the run would have written
+      std::vector<surrogates::deep_potential::ModelDeviRow>
+          failed;  // the rows the run would have written
       for (long step = 0; step <= e.integer("steps"); step += out_freq) {
-        couplers::ModelDeviRow row;
+        surrogates::deep_potential::ModelDeviRow row;
         row.step = step;
         row.max_devi_f = std::nan("");
         failed.push_back(row);

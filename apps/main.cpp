@@ -4,12 +4,15 @@
 #include <unistd.h>
 
 #include "apps/command_line.hpp"
+#include "apps/lammps_forward.hpp"
 #include "core/error.hpp"
 #include "core/sanitizer_keep_libraries.hpp"
 #include "families/builtin_families.hpp"
 
 int main(int argc, char** argv) {
   using namespace surrox;
+  // `surrox lammps` becomes surrox-lammps before MPI starts (apps/lammps_forward.hpp).
+  if (const auto code = apps::forward_to_lammps(argc, argv)) return *code;
   // The families' training, couplers, pair styles and verbs, before anything is parsed.
   families::register_builtin_families();
   apps::CommandLine command_line;

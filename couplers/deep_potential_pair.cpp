@@ -10,10 +10,10 @@
 
 #include "core/case_path.hpp"
 #include "core/error.hpp"
-#include "couplers/deep_potential_pair_devi.hpp"
 #include "io/hdf5_checkpoint.hpp"
 #include "solvers/md/potential.hpp"
-#include "surrogates/deep_potential/environment.hpp"
+#include "surrogates/deep_potential/local_evaluation.hpp"
+#include "surrogates/deep_potential/model_deviation.hpp"
 #include "surrogates/deep_potential/model_file.hpp"
 
 namespace surrox::couplers {
@@ -21,6 +21,7 @@ namespace {
 
 namespace dp = surrogates::deep_potential;
 namespace md = solvers::md;
+using dp::ModelDeviRow;
 
 // One model with the map from the system's atom types onto its type_map.
 struct PairModel {
@@ -29,88 +30,27 @@ struct PairModel {
   bool warned = false;
 };
 
-// One model's evaluation on this rank's owned atoms: atomic energies (owned), the gradient
-// with respect to each slot's r_ij, the slots' neighbour indices (owned or ghost, −1: empty).
-struct PairEvaluation {
-  torch::Tensor atomic, gm, rij, j;  // (n), (n·slots, 3) masked, (n, slots, 3), (n·slots)
-  torch::Tensor force;               // (nall, 3): −∂E/∂x on owned and ghost rows
-};
-
-PairEvaluation evaluate_pair_model(PairModel& m, const md::System& s,
-                                   const md::NeighborList& list) {
-  const auto& c = m.model->config();
-  const long n = s.nlocal, nall = s.nall, slots = c.slots();
-  const int nt = c.ntypes();
-  std::vector<int> offset(nt + 1, 0);
-  for (int t = 0; t < nt; ++t) offset[t + 1] = offset[t] + c.sel[t];
-  auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.x);
+// The engine's atoms and neighbour list as the shared evaluation takes them (host copies).
+dp::LocalEvaluation evaluate_pair_model(PairModel& m, const md::System& s,
+                                        const md::NeighborList& list) {
+  const long n = s.nlocal, nall = s.nall;
+  auto xh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.x);
   auto type = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.type);
+  std::vector<double> x(3 * nall);
+  std::vector<int> types(nall);
+  for (long i = 0; i < nall; ++i) {
+    for (int d = 0; d < 3; ++d) x[3 * i + d] = xh(i, d);
+    types[i] = m.model_type[type(i) - 1];
+  }
   const md::NeighborView view = list.view();
-  dp::EnvBatch batch;
-  batch.frames = 1;
-  batch.atoms = n;
-  batch.rij = torch::zeros({n, slots, 3}, torch::kFloat64);
-  batch.neighbor = torch::full({n, slots}, -1L, torch::kInt64);
-  double* rij = batch.rij.data_ptr<double>();
-  long* nb = batch.neighbor.data_ptr<long>();
-  std::vector<std::vector<long>> of_type(nt);
-  std::vector<int> most(nt, 0), most3(nt, 0);  // within rcut; within the three-body rcut
-  const double rc3_2 = c.three_body.rcut * c.three_body.rcut;
-  struct Candidate {
-    double r2;
-    long j;
-  };
-  std::vector<std::vector<Candidate>> found(nt);
-  const double rc2 = c.rcut * c.rcut;
+  std::vector<long> first(n + 1, 0), neighbors;
   for (long i = 0; i < n; ++i) {
-    of_type[m.model_type[type(i) - 1]].push_back(i);
-    for (auto& f : found) f.clear();
-    for (int k = 0; k < view.count(i); ++k) {
-      const long j = view(i, k);
-      double r2 = 0;
-      for (int d = 0; d < 3; ++d) r2 += (x(j, d) - x(i, d)) * (x(j, d) - x(i, d));
-      if (r2 < rc2) found[m.model_type[type(j) - 1]].push_back({r2, j});
-    }
-    for (int t = 0; t < nt; ++t) {
-      auto& f = found[t];
-      most[t] = std::max(most[t], static_cast<int>(f.size()));
-      if (c.three_body.enabled())
-        most3[t] = std::max(
-            most3[t], static_cast<int>(std::count_if(
-                          f.begin(), f.end(), [&](const Candidate& a) { return a.r2 < rc3_2; })));
-      std::sort(f.begin(), f.end(), [](const Candidate& a, const Candidate& b) {
-        return a.r2 < b.r2 || (a.r2 == b.r2 && a.j < b.j);
-      });
-      const long keep = std::min<long>(static_cast<long>(f.size()), c.sel[t]);
-      for (long k = 0; k < keep; ++k) {
-        const long slot = i * slots + offset[t] + k;
-        nb[slot] = f[k].j;
-        for (int d = 0; d < 3; ++d) rij[3 * slot + d] = x(f[k].j, d) - x(i, d);
-      }
-    }
+    for (int k = 0; k < view.count(i); ++k) neighbors.push_back(view(i, k));
+    first[i + 1] = static_cast<long>(neighbors.size());
   }
-  if (!m.warned) {
-    m.warned = dp::warn_if_sel_overflows(most, c.sel, c.type_map, "pair deep");
-    if (c.three_body.enabled())
-      m.warned = dp::warn_if_sel_overflows(most3, c.three_body.sel, c.type_map,
-                                           "pair deep (three_body: its rcut and sel)") ||
-                 m.warned;
-  }
-  for (int t = 0; t < nt; ++t) batch.of_type.push_back(torch::tensor(of_type[t], torch::kInt64));
-
-  PairEvaluation e;
-  torch::Tensor r = batch.rij.detach().requires_grad_(true);
-  e.atomic = m.model->atomic_energy(r, batch);
-  const torch::Tensor g = torch::autograd::grad({e.atomic.sum()}, {r})[0];
-  e.atomic = e.atomic.detach();
-  const torch::Tensor filled = batch.neighbor >= 0;
-  e.gm = (g * filled.unsqueeze(-1)).reshape({-1, 3});
-  const torch::Tensor self = torch::arange(n, torch::kInt64).unsqueeze(1).expand({n, slots});
-  e.j = torch::where(filled, batch.neighbor, self).reshape({-1});
-  e.rij = batch.rij;
-  e.force = torch::zeros({nall, 3}, torch::kFloat64);
-  e.force.narrow(0, 0, n).add_(e.gm.view({n, slots, 3}).sum(1));
-  e.force.index_add_(0, e.j, -e.gm);
+  const dp::LocalAtoms atoms{n, nall, x.data(), types.data(), first.data(), neighbors.data()};
+  dp::LocalEvaluation e = dp::evaluate_local(m.model, atoms);
+  dp::warn_once_if_sel_overflows(e, m.model->config(), "pair deep", m.warned);
   return e;
 }
 
@@ -168,7 +108,7 @@ class DeepPotentialPair final : public md::Potential {
   void finalize(const std::filesystem::path& output_dir, int rank,
                 nlohmann::json& results) override {
     if (models_.size() < 2) return;
-    if (rank == 0) write_model_devi(output_dir, devi_rows_);
+    if (rank == 0) dp::write_model_devi(output_dir, devi_rows_);
     double largest = 0;
     for (const auto& r : devi_rows_) largest = std::max(largest, r.max_devi_f);
     results["model_devi"] = {{"models", models_.size()},  {"out_freq", out_freq_},
@@ -209,7 +149,7 @@ class DeepPotentialPair final : public md::Potential {
 
  private:
   void record_deviation(const md::System& s, const md::NeighborList& list, long step,
-                        const PairEvaluation& first);
+                        const dp::LocalEvaluation& first);
 
   std::vector<PairModel> models_;  // models_[0] drives the dynamics
   std::vector<std::string> elements_;
@@ -221,7 +161,7 @@ class DeepPotentialPair final : public md::Potential {
 void DeepPotentialPair::compute(md::System& s, const md::NeighborList& list,
                                 md::ForceTally& tally) {
   const long n = s.nlocal, nall = s.nall;
-  const PairEvaluation e = evaluate_pair_model(models_[0], s, list);
+  const dp::LocalEvaluation e = evaluate_pair_model(models_[0], s, list);
   auto f = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.f);
   const auto fa = e.force.accessor<double, 2>();
   for (long i = 0; i < nall; ++i)
@@ -235,7 +175,7 @@ void DeepPotentialPair::compute(md::System& s, const md::NeighborList& list,
     // Energy to the centre; each pair's −r_ij ⊗ g_ij to the neighbour (DeePMD's atom virial).
     auto ea = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), tally.eatom);
     auto va = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), tally.vatom);
-    const auto w = (-(e.rij.reshape({-1, 3}).unsqueeze(-1) * e.gm.unsqueeze(-2))).reshape({-1, 9});
+    const torch::Tensor w = dp::slot_virials(e);
     const auto wa = w.accessor<double, 2>();
     const auto ja = e.j.accessor<long, 1>();
     const auto ae = e.atomic.accessor<double, 1>();
@@ -254,7 +194,7 @@ void DeepPotentialPair::compute(md::System& s, const md::NeighborList& list,
 }
 
 void DeepPotentialPair::record_deviation(const md::System& s, const md::NeighborList& list,
-                                         long step, const PairEvaluation& first) {
+                                         long step, const dp::LocalEvaluation& first) {
   const long n = s.nlocal, nall = s.nall;
   const long models = static_cast<long>(models_.size());
   // Every model's forces side by side, ghost rows folded into their owners (collective), and
@@ -263,15 +203,13 @@ void DeepPotentialPair::record_deviation(const md::System& s, const md::Neighbor
   auto fh = Kokkos::create_mirror_view(forces);
   std::vector<double> virial(9 * models, 0.0);
   for (long k = 0; k < models; ++k) {
-    const PairEvaluation other = k == 0 ? first : evaluate_pair_model(models_[k], s, list);
+    const dp::LocalEvaluation other = k == 0 ? first : evaluate_pair_model(models_[k], s, list);
     const auto fa = other.force.accessor<double, 2>();
     for (long i = 0; i < nall; ++i)
       for (int d = 0; d < 3; ++d) fh(i, 3 * k + d) = fa[i][d];
-    const torch::Tensor w =
-        -(other.rij.reshape({-1, 3}).unsqueeze(-1) * other.gm.unsqueeze(-2)).sum(0);
-    const auto wa = w.accessor<double, 2>();
-    for (int p = 0; p < 3; ++p)
-      for (int q = 0; q < 3; ++q) virial[9 * k + 3 * p + q] = wa[p][q];
+    const torch::Tensor w = dp::slot_virials(other).sum(0);
+    const auto wa = w.accessor<double, 1>();
+    for (int q = 0; q < 9; ++q) virial[9 * k + q] = wa[q];
   }
   Kokkos::deep_copy(forces, fh);
   list.reverse(forces);
@@ -280,7 +218,7 @@ void DeepPotentialPair::record_deviation(const md::System& s, const md::Neighbor
   for (long i = 0; i < n; ++i) {
     std::vector<double> row(3 * models);
     for (long q = 0; q < 3 * models; ++q) row[q] = fh(i, q);
-    per_atom[i] = force_deviation(row, models);
+    per_atom[i] = dp::force_deviation(row, models);
   }
   const MPI_Comm comm = list.comm();
   double local_max = 0, local_min = std::numeric_limits<double>::max(), local_sum = 0;
@@ -297,7 +235,7 @@ void DeepPotentialPair::record_deviation(const md::System& s, const md::Neighbor
   MPI_Allreduce(MPI_IN_PLACE, &natoms, 1, MPI_LONG, MPI_SUM, comm);
   MPI_Allreduce(MPI_IN_PLACE, virial.data(), static_cast<int>(virial.size()), MPI_DOUBLE, MPI_SUM,
                 comm);
-  ModelDeviRow row = virial_deviation(step, virial, models, natoms);
+  ModelDeviRow row = dp::virial_deviation(step, virial, models, natoms);
   row.max_devi_f = max_f;
   row.min_devi_f = min_f;
   row.avg_devi_f = sum_f / static_cast<double>(natoms);

@@ -18,8 +18,8 @@ packages=(
   # CLI, logging, tests, benchmarks
   libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
   # Peers the tests check surrox against: ParaView opens every file surrox writes; LAMMPS (lmp)
-  # is the reference for molecular dynamics.
-  paraview lammps
+  # is the reference for molecular dynamics; liblammps-dev builds pair_style surrox/deep (lammps/).
+  paraview lammps liblammps-dev
   # Figures in docs/ (scripts/figures/*.py) and the Python PyTorch peer of the training
   # benchmark and the TorchScript interoperability test (same LibTorch 1.13 as libtorch-dev).
   python3-matplotlib python3-numpy python3-h5py python3-torch

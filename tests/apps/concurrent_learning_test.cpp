@@ -26,8 +26,8 @@ namespace surrox {
 namespace {
 namespace fs = std::filesystem;
 
-couplers::ModelDeviRow devi_row(long step, double max_f) {
-  couplers::ModelDeviRow r;
+surrogates::deep_potential::ModelDeviRow devi_row(long step, double max_f) {
+  surrogates::deep_potential::ModelDeviRow r;
   r.step = step;
   r.max_devi_f = max_f;
   return r;
@@ -35,7 +35,7 @@ couplers::ModelDeviRow devi_row(long step, double max_f) {
 
 TEST(CandidateSelection, CountsByTrustLevelsAndDrawsReproducibly) {
   // Trajectory 0: steps 0..90; trajectory 1: steps 0..40.
-  std::vector<std::vector<couplers::ModelDeviRow>> rows(2);
+  std::vector<std::vector<surrogates::deep_potential::ModelDeviRow>> rows(2);
   const double f0[] = {0.0, 0.01, 0.06, 0.2, 0.08, 0.15, 0.149, 0.05, std::nan(""), 0.1};
   for (int k = 0; k < 10; ++k) rows[0].push_back(devi_row(10 * k, f0[k]));
   const double f1[] = {0.0, 0.07, 0.09, 0.3, 0.04};

@@ -12,13 +12,14 @@
 #include <fstream>
 #include <sstream>
 
-#include "couplers/deep_potential_pair_devi.hpp"
 #include "deep_potential_pair_support.hpp"
 #include "md/md_restart_support.hpp"
+#include "surrogates/deep_potential/model_deviation.hpp"
 
 namespace surrox::couplers {
 namespace {
 using namespace dp_pair_test;
+using namespace surrogates::deep_potential;
 namespace fs = std::filesystem;
 
 std::vector<std::vector<double>> read_devi_csv(const fs::path& p) {

@@ -1,18 +1,17 @@
-#include "couplers/deep_potential_pair_devi.hpp"
+#include "surrogates/deep_potential/model_deviation.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <iomanip>
-#include <sstream>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 
-namespace surrox::couplers {
+namespace surrox::surrogates::deep_potential {
 
 double force_deviation(const std::vector<double>& forces, long models) {
   double mean[3] = {0, 0, 0};
@@ -24,6 +23,15 @@ double force_deviation(const std::vector<double>& forces, long models) {
     for (int d = 0; d < 3; ++d)
       sum += (forces[3 * k + d] - mean[d]) * (forces[3 * k + d] - mean[d]);
   return std::sqrt(sum / static_cast<double>(models));
+}
+
+double relative_force_deviation(const std::vector<double>& forces, long models, double level) {
+  double mean[3] = {0, 0, 0};
+  for (long k = 0; k < models; ++k)
+    for (int d = 0; d < 3; ++d) mean[d] += forces[3 * k + d];
+  for (double& m : mean) m /= static_cast<double>(models);
+  const double norm = std::sqrt(mean[0] * mean[0] + mean[1] * mean[1] + mean[2] * mean[2]);
+  return force_deviation(forces, models) / (norm + level);
 }
 
 ModelDeviRow virial_deviation(long step, const std::vector<double>& virial, long models,
@@ -50,30 +58,58 @@ ModelDeviRow virial_deviation(long step, const std::vector<double>& virial, long
   return row;
 }
 
+namespace {
+const char* const kColumns[] = {"max_devi_v", "min_devi_v", "avg_devi_v",
+                                "max_devi_f", "min_devi_f", "avg_devi_f"};
+
+std::array<double, 6> values(const ModelDeviRow& r) {
+  return {r.max_devi_v, r.min_devi_v, r.avg_devi_v, r.max_devi_f, r.min_devi_f, r.avg_devi_f};
+}
+}  // namespace
+
+std::string model_devi_header() {
+  std::string header = fmt::format("#{:>11}", "step");
+  for (const char* n : kColumns) header += fmt::format("{:>19}", n);
+  return header + "\n";
+}
+
+std::string model_devi_line(const ModelDeviRow& row) {
+  std::string line = fmt::format("{:>12}", row.step);
+  for (double x : values(row)) line += fmt::format(" {:>18.10e}", x);
+  return line + "\n";
+}
+
 void write_model_devi(const std::filesystem::path& dir, const std::vector<ModelDeviRow>& rows) {
-  const char* names[] = {"max_devi_v", "min_devi_v", "avg_devi_v",
-                         "max_devi_f", "min_devi_f", "avg_devi_f"};
-  std::ostringstream out;
-  out << std::scientific << "#" << std::setw(11) << "step";
-  for (const char* n : names) out << std::setw(19) << n;
-  out << "\n";
-  std::string csv = "step";
-  for (const char* n : names) csv += std::string(",") + n;
+  std::string out = model_devi_header(), csv = "step";
+  for (const char* n : kColumns) csv += std::string(",") + n;
   csv += "\n";
   for (const auto& r : rows) {
-    const double v[] = {r.max_devi_v, r.min_devi_v, r.avg_devi_v,
-                        r.max_devi_f, r.min_devi_f, r.avg_devi_f};
-    out << std::setw(12) << r.step;
+    out += model_devi_line(r);
     csv += std::to_string(r.step);
-    for (double x : v) {
-      out << " " << std::setw(18) << x;
-      csv += fmt::format(",{:.17g}", x);
-    }
-    out << "\n";
+    for (double x : values(r)) csv += fmt::format(",{:.17g}", x);
     csv += "\n";
   }
-  write_text_atomically(dir / "model_devi.out", out.str());
+  write_text_atomically(dir / "model_devi.out", out);
   write_text_atomically(dir / "model_devi.csv", csv);
+}
+
+std::vector<ModelDeviRow> read_model_devi_out(const std::filesystem::path& out) {
+  std::ifstream in(out);
+  if (!in) throw InputError(out.string() + ": cannot open the model-deviation file");
+  std::vector<ModelDeviRow> rows;
+  std::string line;
+  for (long number = 1; std::getline(in, line); ++number) {
+    if (line.empty() || line[0] == '#') continue;
+    ModelDeviRow r;
+    char tail = 0;
+    if (std::sscanf(line.c_str(), "%ld %lf %lf %lf %lf %lf %lf %c", &r.step, &r.max_devi_v,
+                    &r.min_devi_v, &r.avg_devi_v, &r.max_devi_f, &r.min_devi_f, &r.avg_devi_f,
+                    &tail) != 7)
+      throw InputError(fmt::format("{}:{}: expected a step and six numbers, got '{}'", out.string(),
+                                   number, line));
+    rows.push_back(r);
+  }
+  return rows;
 }
 
 std::vector<ModelDeviRow> read_model_devi(const std::filesystem::path& csv) {
@@ -98,4 +134,4 @@ std::vector<ModelDeviRow> read_model_devi(const std::filesystem::path& csv) {
   return rows;
 }
 
-}  // namespace surrox::couplers
+}  // namespace surrox::surrogates::deep_potential
