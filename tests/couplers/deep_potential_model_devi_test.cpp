@@ -80,9 +80,11 @@ TEST(DeepPotentialModelDevi, DeepmdLayout) {
   EXPECT_EQ(header,
             "#       step         max_devi_v         min_devi_v         avg_devi_v         "
             "max_devi_f         min_devi_f         avg_devi_f");
+  // DeePMD-kit's columns (12, then 19 each), 10 decimals where DeePMD-kit writes 6.
   EXPECT_EQ(row,
-            "         100       1.234568e-02       0.000000e+00       0.000000e+00       "
-            "0.000000e+00       0.000000e+00       2.500000e+00");
+            "         100   1.2345678900e-02   0.0000000000e+00   0.0000000000e+00   "
+            "0.0000000000e+00   0.0000000000e+00   2.5000000000e+00");
+  EXPECT_EQ(read_model_devi_out(dir / "model_devi.out")[0].max_devi_v, 0.0123456789);
 }
 
 TEST(DeepPotentialModelDevi, IdenticalModelsDeviateByZero) {
