@@ -5,6 +5,7 @@
 #include "core/atomic_file.hpp"
 #include "core/yaml_json.hpp"
 #include "io/case_file.hpp"
+#include "training/deepmd_input.hpp"
 #include "training/surrogate_family.hpp"
 
 namespace surrox::apps {
@@ -18,7 +19,9 @@ class TrainCommand final : public Command {
     return "Train a surrogate (field, ... see `family`): model.pt (+ metadata), metrics.csv, loss.png, summary.json";
   }
   void configure(CLI::App& app) override {
-    app.add_option("config", config_path_, "training config (YAML); see docs/case-reference.md")
+    app.add_option("config", config_path_,
+                   "training config (YAML; see docs/case-reference.md), or DeePMD-kit's "
+                   "input.json for a deep potential (docs/lammps.md)")
         ->required();
     app.add_option("--set", overrides_, "override a config key: --set training.epochs=10")
         ->type_name("KEY.PATH=VALUE");
@@ -34,9 +37,8 @@ class TrainCommand final : public Command {
 
   nlohmann::json run(Runtime& runtime, const std::filesystem::path& output_dir,
                      nlohmann::json& results) override {
-    const std::string family = training::config_family(config_path_, overrides_);
-    const io::CaseFile config =
-        io::load_case(config_path_, training::train_config_schema(family), overrides_);
+    const io::CaseFile config = load_config();
+    const std::string family = config.root.string("family");
     if (common.threads == 0)
       runtime.set_torch_threads(
           static_cast<int>(config.root.section("runtime").integer("threads")));
@@ -54,6 +56,20 @@ class TrainCommand final : public Command {
   }
 
  private:
+  // A DeePMD-kit input.json becomes a deep-potential config first (training/deepmd_input.hpp);
+  // its values are then validated like any config's, and config.resolved.yaml records them.
+  io::CaseFile load_config() const {
+    if (training::is_deepmd_input(config_path_)) {
+      const std::string family = "deep_potential";
+      return io::load_case_text(training::deepmd_input_to_config(config_path_),
+                                config_path_ + " (DeePMD-kit input as a surrox config)",
+                                training::train_config_schema(family), overrides_,
+                                std::filesystem::path(config_path_).parent_path());
+    }
+    const std::string family = training::config_family(config_path_, overrides_);
+    return io::load_case(config_path_, training::train_config_schema(family), overrides_);
+  }
+
   std::string config_path_;
   std::vector<std::string> overrides_;
   std::string resume_;
