@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <limits>
 
 #include "core/case_path.hpp"
 #include "core/error.hpp"
@@ -214,31 +213,8 @@ void DeepPotentialPair::record_deviation(const md::System& s, const md::Neighbor
   Kokkos::deep_copy(forces, fh);
   list.reverse(forces);
   Kokkos::deep_copy(fh, forces);
-  std::vector<double> per_atom(n);
-  for (long i = 0; i < n; ++i) {
-    std::vector<double> row(3 * models);
-    for (long q = 0; q < 3 * models; ++q) row[q] = fh(i, q);
-    per_atom[i] = dp::force_deviation(row, models);
-  }
-  const MPI_Comm comm = list.comm();
-  double local_max = 0, local_min = std::numeric_limits<double>::max(), local_sum = 0;
-  for (double v : per_atom) {
-    local_max = std::max(local_max, v);
-    local_min = std::min(local_min, v);
-    local_sum += v;
-  }
-  long natoms = n;
-  double max_f = 0, min_f = 0, sum_f = 0;
-  MPI_Allreduce(&local_max, &max_f, 1, MPI_DOUBLE, MPI_MAX, comm);
-  MPI_Allreduce(&local_min, &min_f, 1, MPI_DOUBLE, MPI_MIN, comm);
-  MPI_Allreduce(&local_sum, &sum_f, 1, MPI_DOUBLE, MPI_SUM, comm);
-  MPI_Allreduce(MPI_IN_PLACE, &natoms, 1, MPI_LONG, MPI_SUM, comm);
-  MPI_Allreduce(MPI_IN_PLACE, virial.data(), static_cast<int>(virial.size()), MPI_DOUBLE, MPI_SUM,
-                comm);
-  ModelDeviRow row = dp::virial_deviation(step, virial, models, natoms);
-  row.max_devi_f = max_f;
-  row.min_devi_f = min_f;
-  row.avg_devi_f = sum_f / static_cast<double>(natoms);
+  const ModelDeviRow row =
+      dp::reduce_model_devi(step, fh.data(), n, models, std::move(virial), list.comm());
   devi_rows_.push_back(row);
 }
 

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <limits>
 
 #include "atom.h"
 #include "comm.h"
@@ -223,27 +222,9 @@ void PairSurroxDeep::compute(int eflag, int vflag) {
     for (int q = 0; q < 9; ++q) virial[9 * k + q] = w[q].item<double>();
   }
   comm->reverse_comm_pair(this);
-  double local_max = 0, local_min = std::numeric_limits<double>::max(), local_sum = 0;
-  std::vector<double> row(devi_width_);
-  for (long i = 0; i < nlocal; ++i) {
-    std::copy_n(devi_forces_.begin() + i * devi_width_, devi_width_, row.begin());
-    const double devi = relative_ ? dp::relative_force_deviation(row, models, relative_level_)
-                                  : dp::force_deviation(row, models);
-    local_max = std::max(local_max, devi);
-    local_min = std::min(local_min, devi);
-    local_sum += devi;
-  }
-  double max_f = 0, min_f = 0, sum_f = 0;
-  MPI_Allreduce(&local_max, &max_f, 1, MPI_DOUBLE, MPI_MAX, world);
-  MPI_Allreduce(&local_min, &min_f, 1, MPI_DOUBLE, MPI_MIN, world);
-  MPI_Allreduce(&local_sum, &sum_f, 1, MPI_DOUBLE, MPI_SUM, world);
-  MPI_Allreduce(MPI_IN_PLACE, virial.data(), static_cast<int>(virial.size()), MPI_DOUBLE, MPI_SUM,
-                world);
-  const long natoms = static_cast<long>(atom->natoms);
-  dp::ModelDeviRow r = dp::virial_deviation(step, virial, models, natoms);
-  r.max_devi_f = max_f;
-  r.min_devi_f = min_f;
-  r.avg_devi_f = sum_f / static_cast<double>(natoms);
+  const dp::ModelDeviRow r =
+      dp::reduce_model_devi(step, devi_forces_.data(), nlocal, models, std::move(virial), world,
+                            relative_ ? relative_level_ : 0);
   if (comm->me == 0) out_ << dp::model_devi_line(r) << std::flush;
 }
 

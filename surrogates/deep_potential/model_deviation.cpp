@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -56,6 +57,33 @@ ModelDeviRow virial_deviation(long step, const std::vector<double>& virial, long
   }
   row.avg_devi_v = std::sqrt(squares / 9);
   return row;
+}
+
+ModelDeviRow reduce_model_devi(long step, const double* forces, long atoms, long models,
+                               std::vector<double> virial, MPI_Comm comm, double relative_level) {
+  double local_max = 0, local_min = std::numeric_limits<double>::max(), local_sum = 0;
+  std::vector<double> row(3 * models);
+  for (long i = 0; i < atoms; ++i) {
+    std::copy_n(forces + i * 3 * models, 3 * models, row.begin());
+    const double v = relative_level > 0 ? relative_force_deviation(row, models, relative_level)
+                                        : force_deviation(row, models);
+    local_max = std::max(local_max, v);
+    local_min = std::min(local_min, v);
+    local_sum += v;
+  }
+  long natoms = atoms;
+  double max_f = 0, min_f = 0, sum_f = 0;
+  MPI_Allreduce(&local_max, &max_f, 1, MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Allreduce(&local_min, &min_f, 1, MPI_DOUBLE, MPI_MIN, comm);
+  MPI_Allreduce(&local_sum, &sum_f, 1, MPI_DOUBLE, MPI_SUM, comm);
+  MPI_Allreduce(MPI_IN_PLACE, &natoms, 1, MPI_LONG, MPI_SUM, comm);
+  MPI_Allreduce(MPI_IN_PLACE, virial.data(), static_cast<int>(virial.size()), MPI_DOUBLE, MPI_SUM,
+                comm);
+  ModelDeviRow r = virial_deviation(step, virial, models, natoms);
+  r.max_devi_f = max_f;
+  r.min_devi_f = min_f;
+  r.avg_devi_f = sum_f / static_cast<double>(natoms);
+  return r;
 }
 
 namespace {

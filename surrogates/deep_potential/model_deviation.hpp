@@ -6,6 +6,8 @@
 //   ε_V,αβ = sqrt(⟨(V_αβ,k − ⟨V_αβ⟩)²⟩) / N       per virial component, N atoms;
 // each output row holds the step, max/min/avg over the 9 ε_V (avg: root mean square, as
 // DeePMD-kit) and max/min/avg over the atoms of ε_F (avg: mean).
+#include <mpi.h>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -28,6 +30,14 @@ double relative_force_deviation(const std::vector<double>& forces, long models, 
 // virial[9k + 3α + β] for model k (eV), and the number of atoms.
 ModelDeviRow virial_deviation(long step, const std::vector<double>& virial, long models,
                               long atoms);
+
+// One step's row from each rank's share, reduced over `comm` (both MD hosts call it): `forces`
+// holds each owned atom's forces under every model (atoms rows of 3 × models, ghost
+// contributions already folded in), `virial` each model's virial over this rank's centres
+// (9 × models). relative_level > 0: DeePMD-kit's relative ε_F with that level.
+ModelDeviRow reduce_model_devi(long step, const double* forces, long atoms, long models,
+                               std::vector<double> virial, MPI_Comm comm,
+                               double relative_level = 0);
 
 // DeePMD-kit's md.out layout: a "#" header, then per row the step in 12 columns and each value
 // in scientific notation in 19 (" %18.10e": DeePMD-kit writes 6 decimals; 10 fit the same
