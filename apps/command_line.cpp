@@ -19,6 +19,10 @@ CommandLine::CommandLine()
     : app_("surrox: Kokkos solvers and LibTorch surrogates for scientific machine learning"),
       commands_(make_commands()) {
   app_.require_subcommand(1);
+  // Not a CLI11 subcommand: it hands the process to surrox-lammps before MPI starts (main.cpp).
+  app_.footer(
+      "Also: surrox lammps ARGS runs LAMMPS with pair_style surrox/deep, with LAMMPS's "
+      "own arguments (surrox lammps --help; docs/lammps.md).");
   app_.set_version_flag("--version", std::string(kVersionText));
   for (auto& command : commands_) {
     CLI::App* sub = app_.add_subcommand(command->name(), command->description());

@@ -75,6 +75,7 @@ void PairSurroxDeep::allocate() {
 
 void PairSurroxDeep::settings(int narg, char** arg) {
   models_.clear();
+  cutoff_ = 0;
   int k = 0;
   for (; k < narg && !is_keyword(arg[k]); ++k) {
     Model m;
