@@ -5,7 +5,9 @@
 #      converted to DeePMD npy systems (scripts/lammps/dump_to_deepmd.py): crystal 300–1500 K at
 #      0 bar and 900 K at ±10 kbar, liquid (melted at 3500 K) 1700–2500 K at 0 bar and 2100 K
 #      at 10 kbar; held out: crystal 1100 K and liquid 2100 K at 0 bar, other seeds;
-#   2. training (cases/deep_potential/si_train.yml, STEPS steps) → OUT/train/model.pt, or the
+#   2. training (cases/deep_potential/si_train.yml, STEPS steps, with the virial in the loss:
+#      start_pref_v 0.02, limit_pref_v 1; without it the 1-bar densities were 2.3 % and 0.5 %
+#      off, docs/validation/deep_potential.md) → OUT/train/model.pt, or the
 #      model given as MODEL; `surrox evaluate` on each held-out system; compression;
 #   3. NPT at 1 bar in LAMMPS, 216 atoms, liquid 2100 K (from an SW-melted liquid) and crystal
 #      1000 K, with pair_style surrox/deep (compressed model) and with pair_style sw: density
@@ -73,7 +75,8 @@ if [ -z "$model" ]; then
   "$surrox" train "$root/cases/deep_potential/si_train.yml" -o "$out/train" --log-level warn \
     --set "data.train=[$(join "${train[@]}")]" \
     --set "data.validation=[$out/ref/c1100h/deepmd,$out/ref/l2100h/deepmd]" \
-    --set training.steps="$steps"
+    --set training.steps="$steps" \
+    --set training.loss.start_pref_v=0.02 --set training.loss.limit_pref_v=1.0
   model=$out/train/model.pt
 fi
 model=$(realpath "$model")
