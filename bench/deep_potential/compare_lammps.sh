@@ -20,6 +20,7 @@ driver=${SURROX_LAMMPS:-$root/build/release/lammps/surrox-lammps}
 repeats=${2:-3}
 steps=${3:-20}
 [ -x "$driver" ] || { echo "no $driver: build surrox with liblammps-dev installed"; exit 1; }
+source "$root/bench/common.sh"  # median, surrox_timings
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMP_NUM_THREADS=1
@@ -89,20 +90,9 @@ run_surrox() {  # ranks → advance seconds
   rm -rf "$work/out"
   $(launch "$1") "$surrox" run "$work/dp.yaml" -o "$work/out" --log-level warn > "$work/surrox.log" 2>&1 ||
     { cat "$work/surrox.log"; exit 1; }
-  python3 - "$work/out/summary.json" <<'PY'
-import json, sys
-def find(node, key):
-    if isinstance(node, dict):
-        if key in node: return node[key]
-        for v in node.values():
-            r = find(v, key)
-            if r is not None: return r
-    return None
-print(find(json.load(open(sys.argv[1])), "timings_s")["advance"])
-PY
+  surrox_timings "$work/out/summary.json" advance
 }
 
-median() { python3 -c "import sys, statistics; print(statistics.median(float(l) for l in sys.stdin if l.strip()))"; }
 
 printf "%-12s %6s %5s %14s %14s %8s\n" model atoms ranks "LAMMPS µs/a-s" "surrox µs/a-s" ratio
 for model in "${models[@]}"; do

@@ -13,6 +13,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 surrox=$(realpath "${1:-$root/build/release/apps/surrox}")
 repeats=${2:-3}
 command -v lmp > /dev/null || { echo "lmp (LAMMPS) is not installed: apt-get install lammps"; exit 1; }
+source "$root/bench/common.sh"  # surrox_timings
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$root/bench/md/in.lj" "$root/bench/md/in.sw" "$root/tests/md/Si.sw" "$work/"
@@ -41,20 +42,8 @@ run_surrox() {  # case, run index, [ranks] → prints "loop force neighbor comm 
   local launch=""
   if [ "${3:-1}" -gt 1 ]; then launch="mpirun --allow-run-as-root --oversubscribe -np $3"; fi
   $launch "$surrox" run "$root/cases/md/$1_benchmark.yaml" -o "$out" > "$out.log" 2>&1 || { cat "$out.log"; exit 1; }
-  python3 - "$out/summary.json" <<'PY'
-import json, sys
-s = json.load(open(sys.argv[1]))
-def find(node, key):
-    if isinstance(node, dict):
-        if key in node: return node[key]
-        for v in node.values():
-            r = find(v, key)
-            if r is not None: return r
-    return None
-t = find(s, "timings_s")
-print(t["advance"], t.get("solver_force", 0), t.get("solver_neighbor", 0), t.get("solver_comm", 0),
-      t.get("solver_integrate", 0) + t.get("solver_thermo", 0))
-PY
+  surrox_timings "$out/summary.json" advance solver_force solver_neighbor solver_comm \
+    solver_integrate solver_thermo | awk '{print $1, $2, $3, $4, $5 + $6}'
 }
 
 median() { python3 -c "import sys, statistics; rows=[list(map(float, l.split())) for l in sys.stdin if l.strip()]; \

@@ -14,11 +14,33 @@
 
 namespace surrox::surrogates::deep_potential {
 
-double force_deviation(const std::vector<double>& forces, long models) {
-  double mean[3] = {0, 0, 0};
+namespace {
+
+// ⟨F_i⟩ over the models.
+std::array<double, 3> mean_force(const std::vector<double>& forces, long models) {
+  std::array<double, 3> mean = {0, 0, 0};
   for (long k = 0; k < models; ++k)
     for (int d = 0; d < 3; ++d) mean[d] += forces[3 * k + d];
   for (double& m : mean) m /= static_cast<double>(models);
+  return mean;
+}
+
+// One row of a model-deviation file (`format`: sscanf's, seven values and a tail catcher).
+ModelDeviRow parse_row(const std::string& line, const char* format,
+                       const std::filesystem::path& file, long number) {
+  ModelDeviRow r;
+  char tail = 0;
+  if (std::sscanf(line.c_str(), format, &r.step, &r.max_devi_v, &r.min_devi_v, &r.avg_devi_v,
+                  &r.max_devi_f, &r.min_devi_f, &r.avg_devi_f, &tail) != 7)
+    throw InputError(fmt::format("{}:{}: expected a step and six numbers, got '{}'", file.string(),
+                                 number, line));
+  return r;
+}
+
+}  // namespace
+
+double force_deviation(const std::vector<double>& forces, long models) {
+  const std::array<double, 3> mean = mean_force(forces, models);
   double sum = 0;
   for (long k = 0; k < models; ++k)
     for (int d = 0; d < 3; ++d)
@@ -27,10 +49,7 @@ double force_deviation(const std::vector<double>& forces, long models) {
 }
 
 double relative_force_deviation(const std::vector<double>& forces, long models, double level) {
-  double mean[3] = {0, 0, 0};
-  for (long k = 0; k < models; ++k)
-    for (int d = 0; d < 3; ++d) mean[d] += forces[3 * k + d];
-  for (double& m : mean) m /= static_cast<double>(models);
+  const std::array<double, 3> mean = mean_force(forces, models);
   const double norm = std::sqrt(mean[0] * mean[0] + mean[1] * mean[1] + mean[2] * mean[2]);
   return force_deviation(forces, models) / (norm + level);
 }
@@ -128,14 +147,7 @@ std::vector<ModelDeviRow> read_model_devi_out(const std::filesystem::path& out) 
   std::string line;
   for (long number = 1; std::getline(in, line); ++number) {
     if (line.empty() || line[0] == '#') continue;
-    ModelDeviRow r;
-    char tail = 0;
-    if (std::sscanf(line.c_str(), "%ld %lf %lf %lf %lf %lf %lf %c", &r.step, &r.max_devi_v,
-                    &r.min_devi_v, &r.avg_devi_v, &r.max_devi_f, &r.min_devi_f, &r.avg_devi_f,
-                    &tail) != 7)
-      throw InputError(fmt::format("{}:{}: expected a step and six numbers, got '{}'", out.string(),
-                                   number, line));
-    rows.push_back(r);
+    rows.push_back(parse_row(line, "%ld %lf %lf %lf %lf %lf %lf %c", out, number));
   }
   return rows;
 }
@@ -149,16 +161,8 @@ std::vector<ModelDeviRow> read_model_devi(const std::filesystem::path& csv) {
   if (!std::getline(in, line) || line != header)
     throw InputError(csv.string() + ":1: expected the header " + header);
   std::vector<ModelDeviRow> rows;
-  for (long number = 2; std::getline(in, line); ++number) {
-    ModelDeviRow r;
-    char tail = 0;
-    if (std::sscanf(line.c_str(), "%ld,%lf,%lf,%lf,%lf,%lf,%lf%c", &r.step, &r.max_devi_v,
-                    &r.min_devi_v, &r.avg_devi_v, &r.max_devi_f, &r.min_devi_f, &r.avg_devi_f,
-                    &tail) != 7)
-      throw InputError(fmt::format("{}:{}: expected a step and six numbers, got '{}'", csv.string(),
-                                   number, line));
-    rows.push_back(r);
-  }
+  for (long number = 2; std::getline(in, line); ++number)
+    rows.push_back(parse_row(line, "%ld,%lf,%lf,%lf,%lf,%lf,%lf%c", csv, number));
   return rows;
 }
 

@@ -41,23 +41,19 @@ void expect_equal_to_model(Lammps& l, const dp::Prediction& p, double tolerance)
               std::fabs(l.energy() / e - 1), worst / largest);
 }
 
-TEST(LammpsPair, EqualsTheModelOnTheFrame) {
+// LAMMPS with model `seed` on the frame of tilt `tilt` against the model on that frame.
+void expect_lammps_equals_model_on_frame(long seed, double tilt) {
   const auto dir = surrox::testing::scratch_dir();
-  const std::string model = scratch_model(dir, "model.pt", 1);
-  const Frame f = silicon_frame();
+  const std::string model = scratch_model(dir, "model.pt", seed);
+  const Frame f = silicon_frame(2, tilt);
   Lammps l(dir);
   start(l, dir, f, "surrox/deep " + model);
   expect_equal_to_model(l, frame_reference(model, f), 1e-10);
 }
 
-TEST(LammpsPair, EqualsTheModelOnATriclinicFrame) {
-  const auto dir = surrox::testing::scratch_dir();
-  const std::string model = scratch_model(dir, "model.pt", 2);
-  const Frame f = silicon_frame(2, 1.7);
-  Lammps l(dir);
-  start(l, dir, f, "surrox/deep " + model);
-  expect_equal_to_model(l, frame_reference(model, f), 1e-10);
-}
+TEST(LammpsPair, EqualsTheModelOnTheFrame) { expect_lammps_equals_model_on_frame(1, 0); }
+
+TEST(LammpsPair, EqualsTheModelOnATriclinicFrame) { expect_lammps_equals_model_on_frame(2, 1.7); }
 
 TEST(LammpsPair, PerAtomEnergyAndVirialSumToTheTotals) {
   const auto dir = surrox::testing::scratch_dir();
