@@ -3,6 +3,8 @@
 // thermo steps, or when output asks for per-atom values) and reads the sums. Per-atom rows
 // follow System's atoms (owned, then ghosts); the engine zeroes them before and folds ghost
 // rows into their owners after, as it does for forces.
+#include <array>
+
 #include "solvers/md/md_system.hpp"
 
 namespace surrox::solvers::md {
@@ -22,5 +24,7 @@ struct ForceTally {
 // Σ x·f over owned and ghost atoms before ghost forces are folded back (LAMMPS
 // virial_fdotr_compute): the global virial of any potential that leaves forces on ghosts.
 double virial_fdotr(const System& s);
+// Its diagonal, Σ x_d f_d for d = x, y, z (what a per-axis barostat needs).
+std::array<double, 3> virial_fdotr_diagonal(const System& s);
 
 }  // namespace surrox::solvers::md

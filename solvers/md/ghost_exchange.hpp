@@ -16,6 +16,8 @@ class GhostExchange {
   // Appends ghosts after the owned atoms (sets s.nall) and records each atom's global cell,
   // ghosts' cells shifted by whole periods like their positions. Collective.
   void build(System& s, const RankGrid& grid);
+  // The box's periods changed (between builds): forward() shifts by the new lengths.
+  void set_box(const Box& box) { box_ = box; }
   // Moves ghosts with their source atoms (between builds). Collective.
   void forward(System& s) const;
   // Adds the rows of ghost atoms to their source atoms' rows (forces, per-atom energy and

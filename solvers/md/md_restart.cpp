@@ -13,24 +13,56 @@
 namespace surrox::solvers::md {
 namespace {
 
-constexpr int kThermoColumns = 6;  // step temp e_pair e_kin e_total press
+constexpr int kThermoColumns = 10;  // step temp e_pair e_kin e_total press vol lx ly lz
 
 io::HostArray thermo_array(const std::vector<ThermoRow>& rows) {
   io::HostArray a("md_thermo", rows.size(), kThermoColumns);
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const ThermoRow& t = rows[r];
-    const double values[kThermoColumns] = {
-        static_cast<double>(t.step), t.temp, t.e_pair, t.e_kin, t.e_total, t.press};
+    const double values[kThermoColumns] = {static_cast<double>(t.step),
+                                           t.temp,
+                                           t.e_pair,
+                                           t.e_kin,
+                                           t.e_total,
+                                           t.press,
+                                           t.vol,
+                                           t.lx,
+                                           t.ly,
+                                           t.lz};
     for (int k = 0; k < kThermoColumns; ++k) a(r, k) = values[k];
   }
   return a;
 }
 
-std::vector<ThermoRow> rows_from_array(const io::HostArray& a) {
+// Checkpoints from before the box columns (6 columns) had the case's box throughout.
+std::vector<ThermoRow> rows_from_array(const io::HostArray& a, const Box& box) {
   std::vector<ThermoRow> rows(a.extent(0));
-  for (std::size_t r = 0; r < rows.size(); ++r)
+  const bool has_box = a.extent(1) >= kThermoColumns;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
     rows[r] = {static_cast<long>(a(r, 0)), a(r, 1), a(r, 2), a(r, 3), a(r, 4), a(r, 5)};
+    rows[r].vol = has_box ? a(r, 6) : box.volume();
+    rows[r].lx = has_box ? a(r, 7) : box.length(0);
+    rows[r].ly = has_box ? a(r, 8) : box.length(1);
+    rows[r].lz = has_box ? a(r, 9) : box.length(2);
+  }
   return rows;
+}
+
+void save_box(io::Hdf5Checkpoint& c, const std::string& name, const Box& box) {
+  for (int d = 0; d < 3; ++d) {
+    c.scalars[fmt::format("{}_lo_{}", name, char('x' + d))] = box.lo[d];
+    c.scalars[fmt::format("{}_hi_{}", name, char('x' + d))] = box.hi[d];
+  }
+}
+
+// `fallback` for checkpoints written before the box could change.
+Box load_box(const io::Hdf5Checkpoint& c, const std::string& name, const Box& fallback) {
+  Box box;
+  for (int d = 0; d < 3; ++d) {
+    box.lo[d] = c.scalar_or(fmt::format("{}_lo_{}", name, char('x' + d)), fallback.lo[d]);
+    box.hi[d] = c.scalar_or(fmt::format("{}_hi_{}", name, char('x' + d)), fallback.hi[d]);
+  }
+  return box;
 }
 
 }  // namespace
@@ -63,11 +95,13 @@ void MdSolver::save_state(io::Hdf5Checkpoint& c) const {
   c.arrays.push_back({"md_ids", ids});
   c.scalars["md_step"] = static_cast<double>(step_);
   c.scalars["md_atoms"] = static_cast<double>(natoms_);
-  c.scalars["md_eta"] = eta_;
-  c.scalars["md_eta_dot"] = eta_dot_;
+  thermostat_->save_state(c);
   c.scalars["md_neighbor_builds"] = static_cast<double>(neighbors_.builds());
   c.scalars["md_last_sort"] = static_cast<double>(neighbors_.last_sort());
-  c.scalars["md_residual"] = residual_;  // the last thermo row's e_total; 0 before the first
+  c.scalars["md_residual"] = residual_;
+  save_box(c, "md_box", system_.box);  // a barostat changes both
+  save_box(c, "md_build_box",
+           neighbors_.build_box());  // the last thermo row's e_total; 0 before the first
   // Records: every rank holds the same thermo rows and RDF samples (reduced), rank 0 the frames.
   c.arrays.push_back({"md_thermo", thermo_array(rows_)});
   if (!rdf_samples_.empty()) {
@@ -95,8 +129,9 @@ void MdSolver::load_state(const io::Hdf5Checkpoint& c) {
   // Rebuild the lists exactly as they were, from the positions of the last build (this rank's
   // atoms, in their order), then move the atoms to where they are: the continuation is
   // bitwise the uninterrupted run.
+  const Box box = load_box(c, "md_box", system_.box);
   AtomData data;
-  data.box = system_.box;
+  data.box = load_box(c, "md_build_box", box);
   data.ntypes = system_.ntypes;
   auto hm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), system_.mass);
   data.mass.assign(hm.data(), hm.data() + hm.extent(0));
@@ -111,14 +146,14 @@ void MdSolver::load_state(const io::Hdf5Checkpoint& c) {
   }
   system_.load(data);
   step_ = static_cast<long>(c.scalar("md_step"));
-  eta_ = c.scalar("md_eta");
-  eta_dot_ = c.scalar("md_eta_dot");
+  thermostat_->load_state(c);
   // The saved atoms are in the order the last build (and its sort) left them: rebuilding must
   // not sort again, or the positions below would land on other atoms. Checkpoints from before
   // the sort step was saved assume the default schedule.
   const long sort_every = std::max<long>(neighbors_.sort_every, 1);
   const long last_sort = static_cast<long>(
       c.scalar_or("md_last_sort", static_cast<double>(step_ - step_ % sort_every)));
+  neighbors_.set_box(data.box);
   neighbors_.rebuild_saved(system_, step_,
                            static_cast<long>(c.scalar_or("md_neighbor_builds", 0.0)), last_sort);
   // Saved values into the owned rows of a per-atom vector (ghost rows kept).
@@ -129,6 +164,8 @@ void MdSolver::load_state(const io::Hdf5Checkpoint& c) {
       for (int d = 0; d < 3; ++d) host(i, d) = saved(i, d);
     Kokkos::deep_copy(view, host);
   };
+  system_.box = box;
+  neighbors_.set_box(box);
   put_owned(system_.x, x);
   neighbors_.update_ghosts(system_);
   refresh_state();
@@ -139,7 +176,7 @@ void MdSolver::load_state(const io::Hdf5Checkpoint& c) {
   if (const io::NamedArray* saved = c.find_array("md_f")) put_owned(system_.f, saved->values);
   rows_.clear();
   if (const io::NamedArray* saved = c.find_array("md_thermo"))
-    rows_ = rows_from_array(saved->values);
+    rows_ = rows_from_array(saved->values, system_.box);
   if (rows_.empty()) rows_ = {measure_thermo()};  // a checkpoint from before rows were saved
   residual_ = c.scalar_or("md_residual", rows_.back().e_total);
   rdf_samples_.clear();

@@ -49,11 +49,13 @@ Schema MdSolver::schema() {
       .fallback("1000");
   s.section("neighbor", neighbor, "neighbour lists");
   Schema integrator("Velocity Verlet, optionally with a thermostat.");
-  integrator.choice("style", {"nve", "langevin", "nose_hoover"}, "ensemble").fallback("nve");
+  integrator.choice("style", thermostat_registry().names(), "ensemble (thermostat.hpp)")
+      .fallback("nve");
   integrator.real("temperature", "thermostat target temperature").above(0).fallback("1.0");
   integrator.real("damping", "thermostat damping time (time units)").above(0).fallback("1.0");
   integrator.integer("seed", "Langevin noise seed").at_least(1).fallback("48279");
   s.section("integrator", integrator, "time integration");
+  s.section("barostat", CellRescaleBarostat::schema(), "constant pressure");
   s.real("dt", "time step (time units: τ in lj, ps in metal)").above(0).fallback("0.005");
   s.integer("steps", "number of time steps").at_least(0).fallback("100");
   s.real("end_time", "simulated time to run instead of `steps` (steps = ⌈end_time/dt⌉)")

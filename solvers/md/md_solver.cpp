@@ -9,27 +9,12 @@
 #include <limits>
 #include <numeric>
 
-#include "solvers/counter_hash.hpp"
 #include "solvers/md/atom_packing.hpp"
 #include "solvers/md/data_file.hpp"
 #include "solvers/md/lattice.hpp"
 #include "solvers/scoped_phase.hpp"
 
 namespace surrox::solvers::md {
-namespace {
-
-// A uniform number in [0, 1) from (seed, atom id, step, component): counter-based, so that
-// thermostat noise does not depend on atom order, ranks or restarts.
-KOKKOS_INLINE_FUNCTION double hash_uniform(long seed, long tag, long step, int component) {
-  std::uint64_t z = static_cast<std::uint64_t>(seed) * kGoldenGamma ^
-                    static_cast<std::uint64_t>(tag) * 0xBF58476D1CE4E5B9ull ^
-                    static_cast<std::uint64_t>(step) * 0x94D049BB133111EBull ^
-                    static_cast<std::uint64_t>(component);
-  for (int r = 0; r < 2; ++r) z = mix64(z + kGoldenGamma);
-  return unit_interval(z);
-}
-
-}  // namespace
 
 void MdSolver::initialize(const CaseNode& config, Runtime& runtime) {
   comm_ = runtime.comm();
@@ -80,17 +65,19 @@ void MdSolver::initialize(const CaseNode& config, Runtime& runtime) {
   neigh_check_ = neighbor.boolean("check");
 
   const CaseNode integrator = config.section("integrator");
-  const std::string style = integrator.string("style");
-  thermostat_ = style == "langevin"      ? Thermostat::kLangevin
-                : style == "nose_hoover" ? Thermostat::kNoseHoover
-                                         : Thermostat::kNone;
-  t_target_ = integrator.real("temperature");
-  damping_ = integrator.real("damping");
-  seed_ = integrator.integer("seed");
   dt_ = config.real("dt");
+  thermostat_ = thermostat_registry()
+                    .at(integrator.string("style"), integrator.context("style"))
+                    .make(integrator, {system_.units, dt_, dof_, natoms_, comm_});
   steps_ = config.integer("steps");
   if (config.has("end_time"))
     steps_ = std::max<long>(1, static_cast<long>(std::ceil(config.real("end_time") / dt_ - 1e-9)));
+  const CaseNode barostat = config.section("barostat");
+  barostat_.setup(barostat, system_.units, integrator.real("temperature"), natoms_, dt_);
+  if (barostat_.active() && !thermostat_->holds_temperature())
+    barostat.fail("style",
+                  "a barostat needs a thermostat's temperature: set integrator.style to langevin "
+                  "or nose_hoover");
   thermo_every_ = config.integer("thermo");
   dump_every_ = config.integer("dump");
   per_atom_ = config.boolean("per_atom");
@@ -109,7 +96,6 @@ void MdSolver::initialize(const CaseNode& config, Runtime& runtime) {
   rdf_samples_.clear();
   rdf_press_.clear();
   step_ = 0;
-  eta_ = eta_dot_ = 0;
   rows_.clear();
   dump_frames_ = DumpFrames();
   phase_seconds_.clear();
@@ -155,6 +141,10 @@ void MdSolver::compute_forces(bool energy) {
       tally.vatom = vatom_;
     }
     potential_->compute(system_, neighbors_, tally);
+    if (barostat_.active()) {
+      virial_diagonal_ = virial_fdotr_diagonal(system_);
+      MPI_Allreduce(MPI_IN_PLACE, virial_diagonal_.data(), 3, MPI_DOUBLE, MPI_SUM, comm_);
+    }
     if (energy) {
       double sums[2] = {tally.potential, tally.virial};
       MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, comm_);
@@ -229,20 +219,7 @@ void MdSolver::check_forces() {
   }
 }
 
-double MdSolver::mv2() const {
-  auto v = system_.v;
-  auto type = system_.type;
-  auto mass = system_.mass;
-  double sum = 0;
-  Kokkos::parallel_reduce(
-      "MdSolver::mv2", system_.nlocal,
-      KOKKOS_LAMBDA(long i, double& s) {
-        s += mass(type(i)) * (v(i, 0) * v(i, 0) + v(i, 1) * v(i, 1) + v(i, 2) * v(i, 2));
-      },
-      sum);
-  MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, comm_);
-  return sum;
-}
+double MdSolver::mv2() const { return sum_mv2(system_, comm_); }
 
 ThermoRow MdSolver::measure_thermo() {
   if (energy_step_ != step_)
@@ -261,6 +238,10 @@ ThermoRow MdSolver::measure_thermo() {
     row.e_pair /= n;
   }
   row.e_total = row.e_pair + row.e_kin;
+  row.vol = system_.box.volume();
+  row.lx = system_.box.length(0);
+  row.ly = system_.box.length(1);
+  row.lz = system_.box.length(2);
   return row;
 }
 
@@ -272,43 +253,12 @@ ThermoRow MdSolver::thermo() const {
   return self->measure_thermo();
 }
 
-void MdSolver::nose_hoover_half() {
-  const double half = 0.5 * dt_;
-  const double q = dof_ * system_.units.boltz * t_target_ * damping_ * damping_;
-  const double ke2 = mv2() * system_.units.mvv2e;
-  eta_dot_ += half * (ke2 - dof_ * system_.units.boltz * t_target_) / q;
-  eta_ += half * eta_dot_;
-  const double factor = std::exp(-half * eta_dot_);
-  auto v = system_.v;
-  Kokkos::parallel_for(
-      "MdSolver::nose_hoover_scale", system_.nlocal, KOKKOS_LAMBDA(long i) {
-        v(i, 0) *= factor;
-        v(i, 1) *= factor;
-        v(i, 2) *= factor;
-      });
-}
-
-void MdSolver::add_langevin_forces() {
+void MdSolver::rescale_box() {
   ScopedPhase clock(phase_seconds_, "integrate");
-  // Plain numbers only in the kernel (Units holds a string).
-  const double ftm2v = system_.units.ftm2v, boltz = system_.units.boltz,
-               mvv2e = system_.units.mvv2e;
-  const double t_period = damping_, dt = dt_, tsqrt = std::sqrt(t_target_);
-  const long seed = seed_, step = step_;
-  auto v = system_.v;
-  auto f = system_.f;
-  auto type = system_.type;
-  auto mass = system_.mass;
-  auto tag = system_.tag;
-  Kokkos::parallel_for(
-      "MdSolver::langevin", system_.nlocal, KOKKOS_LAMBDA(long i) {
-        const double m = mass(type(i));
-        const double gamma1 = -m / t_period / ftm2v;
-        const double gamma2 = sqrt(m) * sqrt(24.0 * boltz / t_period / dt / mvv2e) / ftm2v;
-        for (int d = 0; d < 3; ++d)
-          f(i, d) +=
-              gamma1 * v(i, d) + gamma2 * tsqrt * (hash_uniform(seed, tag(i), step, d) - 0.5);
-      });
+  const Box next = barostat_.next_box(system_.box, virial_diagonal_, step_);
+  scale_atoms(system_, system_.box, next);
+  system_.box = next;
+  neighbors_.set_box(next);
 }
 
 StepReport MdSolver::advance() {
@@ -319,9 +269,10 @@ StepReport MdSolver::advance() {
   auto type = system_.type;
   auto mass = system_.mass;
   const double dtf = 0.5 * dt_ * system_.units.ftm2v, dtv = dt_;
+  if (barostat_.active()) rescale_box();
   {
     ScopedPhase clock(phase_seconds_, "integrate");
-    if (thermostat_ == Thermostat::kNoseHoover) nose_hoover_half();
+    thermostat_->half_step(system_);
     Kokkos::parallel_for(
         "MdSolver::initial_integrate", system_.nlocal, KOKKOS_LAMBDA(long i) {
           const double dtfm = dtf / mass(type(i));
@@ -345,7 +296,10 @@ StepReport MdSolver::advance() {
   const bool rdf_step = rdf_bins_ > 0 && step_ % rdf_every_ == 0;
   const bool thermo_step = step_ % thermo_every_ == 0 || step_ == steps_;
   compute_forces(thermo_step || rdf_step);
-  if (thermostat_ == Thermostat::kLangevin) add_langevin_forces();
+  {
+    ScopedPhase clock(phase_seconds_, "integrate");
+    thermostat_->add_forces(system_, step_);
+  }
   {
     ScopedPhase clock(phase_seconds_, "integrate");
     Kokkos::parallel_for(
@@ -353,7 +307,7 @@ StepReport MdSolver::advance() {
           const double dtfm = dtf / mass(type(i));
           for (int d = 0; d < 3; ++d) v(i, d) += dtfm * f(i, d);
         });
-    if (thermostat_ == Thermostat::kNoseHoover) nose_hoover_half();
+    thermostat_->half_step(system_);
   }
   if (thermo_step) {
     ScopedPhase clock(phase_seconds_, "thermo");
@@ -406,15 +360,12 @@ Diagnostics MdSolver::diagnostics() const {
     for (const auto& r : rows_) drift = std::max(drift, std::fabs(r.e_total - e0));
     d["energy_drift_max_relative"] = e0 != 0 ? drift / std::fabs(e0) : drift;
   }
-  if (thermostat_ == Thermostat::kNoseHoover) {
-    d["nose_hoover_eta"] = eta_;
-    d["nose_hoover_eta_dot"] = eta_dot_;
-    // The conserved quantity of the extended system, in thermo's energy units.
-    const double kt = dof_ * system_.units.boltz * t_target_;
-    const double q = kt * damping_ * damping_;
-    const double scale = system_.units.normalize ? 1.0 / static_cast<double>(natoms_) : 1.0;
-    d["nose_hoover_conserved"] = d["e_total"] + (kt * eta_ + 0.5 * q * eta_dot_ * eta_dot_) * scale;
+  if (barostat_.active()) {
+    d["volume"] = system_.box.volume();
+    const auto p = barostat_.internal_pressure(system_.box, virial_diagonal_);
+    for (int a = 0; a < 3; ++a) d[std::string("barostat_pressure_") + char('x' + a)] = p[a];
   }
+  thermostat_->add_diagnostics(d);
   return d;
 }
 
@@ -496,10 +447,11 @@ void MdSolver::finalize(const std::filesystem::path& output_dir, nlohmann::json&
   const AtomData all = gather();  // collective
   if (rank_ == 0) {
     std::ofstream out(output_dir / "thermo.csv");
-    out << "step,temp,e_pair,e_kin,e_total,press\n";
+    out << "step,temp,e_pair,e_kin,e_total,press,vol,lx,ly,lz\n";
     for (const auto& r : rows_)
-      out << fmt::format("{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g}\n", r.step, r.temp, r.e_pair,
-                         r.e_kin, r.e_total, r.press);
+      out << fmt::format(
+          "{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g}\n", r.step,
+          r.temp, r.e_pair, r.e_kin, r.e_total, r.press, r.vol, r.lx, r.ly, r.lz);
   }
   if (rank_ == 0 && !dump_frames_.empty()) dump_frames_.write(output_dir / "dump.lammpstrj");
   if (rank_ == 0) write_data_file(output_dir / "final.data", all, system_.units.name, step_);
@@ -527,7 +479,11 @@ void MdSolver::finalize(const std::filesystem::path& output_dir, nlohmann::json&
                       {"e_pair", r.e_pair},
                       {"e_kin", r.e_kin},
                       {"e_total", r.e_total},
-                      {"press", r.press}});
+                      {"press", r.press},
+                      {"vol", r.vol},
+                      {"lx", r.lx},
+                      {"ly", r.ly},
+                      {"lz", r.lz}});
   results["thermo"] = thermo;
   results["md"] = {{"atoms", natoms_},
                    {"ranks", neighbors_.ranks()},

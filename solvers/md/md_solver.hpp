@@ -1,18 +1,21 @@
 #pragma once
 // The molecular-dynamics solver ("md"): atoms from a LAMMPS data file or a lattice, a
 // registered pair potential (lj/cut, sw), ghost atoms and Verlet lists (NeighborList),
-// velocity-Verlet NVE with optional Langevin or Nosé–Hoover thermostats, and LAMMPS thermo
-// (step, temp, pe, ke, etotal, press with LAMMPS's definitions and normalisation).
+// velocity-Verlet NVE with optional Langevin or Nosé–Hoover thermostats and a stochastic
+// cell-rescaling barostat (barostat.hpp), and LAMMPS thermo (step, temp, pe, ke, etotal, press,
+// vol, lx, ly, lz with LAMMPS's definitions and normalisation).
 // Spatial decomposition over the MPI ranks (NeighborList); the state lives in Kokkos Views of
 // the default execution space.
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "solvers/md/barostat.hpp"
 #include "solvers/md/deepmd_output.hpp"
 #include "solvers/md/dump_frames.hpp"
 #include "solvers/md/neighbor_list.hpp"
 #include "solvers/md/potential.hpp"
+#include "solvers/md/thermostat.hpp"
 #include "solvers/solver.hpp"
 
 namespace surrox::solvers::md {
@@ -20,6 +23,7 @@ namespace surrox::solvers::md {
 struct ThermoRow {
   long step = 0;
   double temp = 0, e_pair = 0, e_kin = 0, e_total = 0, press = 0;
+  double vol = 0, lx = 0, ly = 0, lz = 0;  // the box (changes under a barostat)
 };
 
 class MdSolver final : public Solver {
@@ -64,14 +68,12 @@ class MdSolver final : public Solver {
   AtomData gather() const;
 
  private:
-  enum class Thermostat { kNone, kLangevin, kNoseHoover };
   // Forces; with `energy`, energy and virial (and per-atom values when asked for).
   void compute_forces(bool energy);
   void tally_keeping_forces();  // energies (and per-atom values) of this step; f unchanged
   ThermoRow measure_thermo();
   double mv2() const;  // Σ m v² over owned atoms
-  void nose_hoover_half();
-  void add_langevin_forces();  // the thermostat's share of this step's forces
+  void rescale_box();  // the barostat's step: box and owned atoms
   void check_forces();
   void write_dump_frame();
   void sample_rdf();
@@ -83,10 +85,9 @@ class MdSolver final : public Solver {
   double dt_ = 0.005, residual_ = 0;
   long step_ = 0, steps_ = 0, thermo_every_ = 10, neigh_every_ = 1, dump_every_ = 0;
   bool neigh_check_ = true;
-  Thermostat thermostat_ = Thermostat::kNone;
-  double t_target_ = 1, damping_ = 1;
-  long seed_ = 1;
-  double eta_ = 0, eta_dot_ = 0;  // Nosé–Hoover thermostat position and velocity
+  std::unique_ptr<Thermostat> thermostat_;
+  CellRescaleBarostat barostat_;
+  std::array<double, 3> virial_diagonal_{};  // Σ x_d f_d of the last forces (barostat runs)
   double energy_ = 0, virial_ = 0;
   long energy_step_ = -1;  // step at which energy_ and virial_ were computed
   bool per_atom_ = false;

@@ -46,7 +46,14 @@ class NeighborList {
   // the step of the last sort, so that later builds and sorts fall on the straight run's steps.
   void rebuild_saved(System& s, long step, long builds, long last_sort);
   long last_sort() const { return last_sort_; }
+  // Whether some atom moved more than half the skin since the last build; after a box change
+  // the budget shrinks by how far a box corner moved (LAMMPS Neighbor::check_distance).
   bool displaced_too_far(const System& s) const;
+  // The box changed (a barostat scaled it and the atoms): ghosts move with the new periods
+  // from now on, and the next build bins the new box.
+  void set_box(const Box& box);
+  // The box at the last build (what a restart rebuilds the lists in).
+  const Box& build_box() const { return box_hold_; }
   void update_ghosts(System& s) const { ghosts_.forward(s); }
   void reverse_forces(System& s) const;
   // Adds ghost rows of any per-atom array (nall rows) into their owners' rows.
@@ -75,6 +82,7 @@ class NeighborList {
   bool half_ = true;
   long builds_ = 0, last_sort_ = -1;
   Vec3View xhold_;
+  Box box_, box_hold_;  // now and at the last build
 
   void build_lists(System& s, long step, bool may_sort);
 };
