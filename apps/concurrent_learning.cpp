@@ -1,6 +1,7 @@
 #include "apps/concurrent_learning.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <mpi.h>
 #include <spdlog/spdlog.h>
 #include <yaml-cpp/yaml.h>
@@ -9,8 +10,10 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <optional>
 
 #include "apps/candidate_selection.hpp"
+#include "apps/lammps_exploration.hpp"
 #include "apps/reference_labels.hpp"
 #include "apps/run_case.hpp"
 #include "apps/run_driver.hpp"
@@ -74,14 +77,32 @@ Schema make_schema() {
   s.section("training", training, "the ensemble's training");
   Schema exploration(
       "MD with the ensemble (model 0 drives, all give the model deviation), one run per "
-      "temperature, new seeds every iteration.");
+      "temperature (and pressure), new seeds every iteration.");
   exploration.reals("temperatures", "thermostat (and initial-velocity) temperatures, K");
+  exploration
+      .reals("pressures",
+             "constant-pressure explorations (DP-GEN's ensemble: npt) at each of these "
+             "pressures (bar) for every temperature, with the reference case's barostat "
+             "settings (solver.barostat: compressibility, damping, couple); []: constant volume")
+      .fallback("[]");
   exploration
       .integer("start_with",
                "iteration k explores the first start_with + k temperatures (DP-GEN's growing "
                "model_devi_jobs); 0: all of them from the start")
       .at_least(0)
       .fallback("0");
+  exploration
+      .choice("engine", {"surrox", "lammps"},
+              "`surrox`: the reference case in surrox's engine; `lammps`: `lammps_input` in "
+              "LAMMPS (surrox-lammps, pair_style surrox/deep), DP-GEN's way")
+      .fallback("surrox");
+  exploration
+      .input_path("lammps_input",
+                  "LAMMPS input template for engine lammps: after a header defining ${models} "
+                  "${out_freq} ${steps} ${temp} ${seed} (and ${press} with pressures) it must "
+                  "use `pair_style surrox/deep ${models} out_freq ${out_freq} out_file md.out` "
+                  "and `dump ... custom ${out_freq} traj.dump id type x y z` (docs/lammps.md)")
+      .optional();
   exploration.integer("steps", "MD steps per run").at_least(1).fallback("2000");
   exploration.integer("out_freq", "steps between model-deviation rows and recorded frames")
       .at_least(1)
@@ -149,8 +170,19 @@ std::string loop_identity(const std::string& resolved_yaml) {
   return out.c_str();
 }
 
-// One iteration's exploration runs, one per temperature explored.
+// Where one exploration runs: a temperature, and a pressure for a constant-pressure run.
+struct ExplorationPoint {
+  double temperature = 0;
+  std::optional<double> pressure;
+  std::string name() const {
+    return pressure ? fmt::format("T{:g}_P{:g}", temperature, *pressure)
+                    : fmt::format("T{:g}", temperature);
+  }
+};
+
+// One iteration's exploration runs, one per point explored.
 struct Explorations {
+  std::vector<ExplorationPoint> points;
   std::vector<fs::path> dirs;
   std::vector<std::vector<surrogates::deep_potential::ModelDeviRow>>
       rows;                           // a failed run's: all NaN (failed)
@@ -176,6 +208,23 @@ class Loop {
     if (temperatures_.empty()) e.fail("temperatures", "give at least one temperature");
     for (double t : temperatures_)
       if (!(t > 0)) e.fail("temperatures", fmt::format("{} K is not a temperature", t));
+    pressures_ = e.reals("pressures");
+    lammps_ = e.string("engine") == "lammps";
+    if (lammps_) {
+      if (!e.has("lammps_input")) e.fail("engine", "engine lammps needs exploration.lammps_input");
+      std::ifstream in(e.string("lammps_input"));
+      if (!in) e.fail("lammps_input", "cannot read " + e.string("lammps_input"));
+      const std::string text((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+      const auto problems = check_lammps_template(text);
+      if (!problems.empty())
+        e.fail("lammps_input",
+               fmt::format("{}: {}", e.string("lammps_input"), fmt::join(problems, "; ")));
+      // The frames' element names: the reference case's DeePMD type map.
+      const io::CaseFile reference =
+          io::load_case(root_.string("reference"), run_case_schema(), {});
+      type_map_ = reference.root.section("solver").section("deepmd").strings("type_map");
+    }
     const CaseNode sel = root_.section("selection");
     rule_.lo = sel.real("lo");
     rule_.hi = sel.real("hi");
@@ -207,11 +256,12 @@ class Loop {
       count_only.max_candidates = 0;
       for (std::size_t k = 0; k < explored.rows.size(); ++k) {
         const Selection one = select_candidates({explored.rows[k]}, count_only);
-        json entry = {{"temperature", temperatures_[k]},
+        json entry = {{"temperature", explored.points[k].temperature},
                       {"rows", one.rows()},
                       {"accurate_fraction", one.fraction(one.accurate)},
                       {"candidate_fraction", one.fraction(one.candidates)},
                       {"failed_fraction", one.fraction(one.failed)}};
+        if (explored.points[k].pressure) entry["pressure"] = *explored.points[k].pressure;
         if (!explored.failures[k].empty()) entry["run_failed"] = explored.failures[k];
         row["explored"].push_back(entry);
       }
@@ -361,16 +411,39 @@ class Loop {
     const std::size_t count =
         start == 0 ? temperatures_.size()
                    : std::min(temperatures_.size(), start + static_cast<std::size_t>(it));
-    std::vector<workflows::Job> jobs;
     for (std::size_t k = 0; k < count; ++k) {
-      const double t = temperatures_[k];
+      if (pressures_.empty()) explored.points.push_back({temperatures_[k], std::nullopt});
+      for (double p : pressures_) explored.points.push_back({temperatures_[k], p});
+    }
+    const std::size_t per_iteration =
+        temperatures_.size() * std::max<std::size_t>(1, pressures_.size());
+    std::vector<workflows::Job> jobs;
+    for (std::size_t k = 0; k < explored.points.size(); ++k) {
+      const ExplorationPoint point = explored.points[k];
+      const double t = point.temperature;
       workflows::Job job;
-      job.name = fmt::format("T{:g}", t);
-      job.description = fmt::format("iteration {}: exploring at {:g} K", it, t);
+      job.name = point.name();
+      job.description = point.pressure ? fmt::format("iteration {}: exploring at {:g} K, {:g} bar",
+                                                     it, t, *point.pressure)
+                                       : fmt::format("iteration {}: exploring at {:g} K", it, t);
       job.dir = dir / job.name;
       explored.dirs.push_back(job.dir);
-      job.run = [this, it, k, t, &e, &list, out_freq, tdir = job.dir](Runtime& one_rank) {
-        const long seed = 1 + static_cast<long>(k) + static_cast<long>(temperatures_.size()) * it;
+      job.run = [this, k, t, point, per_iteration, it, &e, &list, &models, out_freq,
+                 tdir = job.dir](Runtime& one_rank) {
+        const long seed = 1 + static_cast<long>(k) + static_cast<long>(per_iteration) * it;
+        if (lammps_) {
+          LammpsExplorationRun run;
+          run.input_template = e.string("lammps_input");
+          run.models = models;
+          run.type_map = type_map_;
+          run.out_freq = out_freq;
+          run.steps = e.integer("steps");
+          run.seed = 1000 + seed;
+          run.temperature = t;
+          run.pressure = point.pressure;
+          run.dir = tdir;
+          return run_lammps_exploration(run);
+        }
         std::vector<std::string> set = {
             fmt::format("solver.pair={{type: deep, models: {}, out_freq: {}}}", list, out_freq),
             fmt::format("solver.deepmd.every={}", out_freq),
@@ -382,6 +455,11 @@ class Loop {
             fmt::format("solver.velocity.seed={}", 2000 + seed),
             "output.vtk=false",
             "output.hdf5=false"};
+        if (point.pressure) {
+          set.push_back("solver.barostat.style=c_rescale");
+          set.push_back(fmt::format("solver.barostat.pressure={:.17g}", *point.pressure));
+          set.push_back(fmt::format("solver.barostat.seed={}", 3000 + seed));
+        }
         for (const std::string& o : e.strings("set")) set.push_back(o);
         const io::CaseFile md = io::load_case(root_.string("reference"), run_case_schema(), set);
         RunOptions options;
@@ -499,7 +577,9 @@ class Loop {
   long models_ = 4;
   std::vector<std::string> train_set_;
   std::vector<fs::path> initial_, validation_;
-  std::vector<double> temperatures_;
+  std::vector<double> temperatures_, pressures_;
+  bool lammps_ = false;                // explorations in LAMMPS
+  std::vector<std::string> type_map_;  // their frames' elements (engine lammps)
   SelectionRule rule_;
 };
 

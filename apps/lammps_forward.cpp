@@ -29,6 +29,15 @@ std::vector<std::filesystem::path> driver_candidates() {
 
 }  // namespace
 
+std::optional<std::filesystem::path> find_lammps_driver(std::string* tried) {
+  for (const auto& driver : driver_candidates()) {
+    if (std::filesystem::is_regular_file(driver) && ::access(driver.c_str(), X_OK) == 0)
+      return driver;
+    if (tried) *tried += "\n  " + driver.string() + " (absent)";
+  }
+  return std::nullopt;
+}
+
 std::optional<int> forward_to_lammps(int argc, char** argv) {
   if (argc < 2 || std::strcmp(argv[1], "lammps") != 0) return std::nullopt;
   std::vector<char*> args;

@@ -2,14 +2,14 @@
 // Constant pressure by stochastic cell rescaling (C-rescale: Bernetti & Bussi, J. Chem. Phys.
 // 153, 114107 (2020); per axis as Del Tatto, Raiteri, Bernetti & Bussi, Appl. Sci. 12, 1139
 // (2022)): a first-order barostat whose noise term gives the isothermal–isobaric ensemble's
-// volume fluctuations, so that averages and fluctuations both are NPT's. Once per step the
-// logarithm of the volume (isotropic) or of each box length (axes) takes an Euler–Maruyama
-// step driven by the target pressure minus the internal one, and the owned atoms are scaled
-// with the box about its lower corner. The internal pressure is the virial plus the ideal-gas
-// term N k_B T/V at the thermostat's temperature (positions are scaled, velocities are not, so
-// the thermostat keeps them canonical); the drift is the one that makes
-// exp(-(U + P V)/k_B T) V^N stationary. The noise is counter-based (seed, step), the same on
-// every rank and after a restart.
+// volume fluctuations, so that averages and fluctuations both are NPT's. At the start of each
+// step, from the virial of the current positions, the logarithm of the volume (isotropic) or
+// of each box length (axes) takes an Euler–Maruyama step driven by the target pressure minus
+// the internal one, and the owned atoms are scaled with the box about its lower corner. The
+// internal pressure is the virial plus the ideal-gas term N k_B T/V at the thermostat's temperature
+// (positions are scaled, velocities are not, so the thermostat keeps them canonical); the drift is
+// the one that makes exp(-(U + P V)/k_B T) V^N stationary. The noise is counter-based (seed, step),
+// the same on every rank and after a restart.
 #include <array>
 
 #include "core/case_node.hpp"

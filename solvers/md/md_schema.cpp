@@ -49,7 +49,9 @@ Schema MdSolver::schema() {
       .fallback("1000");
   s.section("neighbor", neighbor, "neighbour lists");
   Schema integrator("Velocity Verlet, optionally with a thermostat.");
-  integrator.choice("style", thermostat_registry().names(), "ensemble (thermostat.hpp)")
+  integrator
+      .choice("style", thermostat_registry().names(),
+              "ensemble: nve (constant energy), langevin or nose_hoover (thermostats)")
       .fallback("nve");
   integrator.real("temperature", "thermostat target temperature").above(0).fallback("1.0");
   integrator.real("damping", "thermostat damping time (time units)").above(0).fallback("1.0");

@@ -228,6 +228,43 @@ TEST(ConcurrentLearnCommand, IteratesContinuesAndRefusesAnotherConfig) {
   EXPECT_EQ(testing::run_surrox(common + " --set selection.low=0.1", &log), 2) << log;
 }
 
+// DP-GEN's `ensemble: npt`: with exploration.pressures each temperature is explored at each
+// pressure by the barostat of the reference case, and the frames carry the changing boxes.
+TEST(ConcurrentLearnCommand, ExploresAtConstantPressure) {
+  const fs::path dir = testing::scratch_dir();
+  const fs::path initial = sw_frames(dir, "init", 300, 120);
+  std::string log;
+  ASSERT_EQ(
+      testing::run_surrox(
+          "concurrent-learn " +
+              (testing::source_dir() / "cases/deep_potential/si_concurrent.yml").string() + " -o " +
+              (dir / "learn").string() + " --set 'data.initial=[" + initial.string() +
+              "]' --set training.models=2 --set 'training.set=[\"model.three_body={}\", "
+              "training.steps=20, training.disp_freq=10]' --set exploration.temperatures=[900] "
+              "--set 'exploration.pressures=[1, 100000]' --set exploration.steps=100 --set "
+              "exploration.first_step=10 --set 'exploration.set=[solver.barostat.damping=0.2]' "
+              "--set iterations=1",
+          &log),
+      0)
+      << log;
+  const auto it0 = learn_results(dir / "learn")["iterations"][0];
+  ASSERT_EQ(it0["explored"].size(), 2u);
+  EXPECT_EQ(it0["explored"][0]["pressure"], 1.0);
+  EXPECT_EQ(it0["explored"][1]["pressure"], 100000.0);
+  EXPECT_EQ(it0["explored_rows"], 20);  // steps 10..100 at two pressures
+  std::vector<double> last_volume;
+  for (const char* run : {"T900_P1", "T900_P100000"}) {
+    const auto frames = io::read_deepmd_system(dir / "learn/iter.000/explore" / run / "deepmd");
+    ASSERT_GT(frames.frames, 2) << run;
+    const auto volume = [&](long f) {
+      return frames.box[9 * f] * frames.box[9 * f + 4] * frames.box[9 * f + 8];
+    };
+    EXPECT_NE(volume(0), volume(frames.frames - 1)) << run << ": the box did not change";
+    last_volume.push_back(volume(frames.frames - 1));
+  }
+  EXPECT_LT(last_volume[1], last_volume[0]);  // 100 kbar compresses
+}
+
 // An exploration the models drive to a blow-up (here a 0.5 ps time step) is not an error of the
 // loop: its run counts as failed, every row it would have written is a failed row, and nothing
 // of it is labelled.
