@@ -227,7 +227,7 @@ Schema AirfoilSolver::schema() {
   return s;
 }
 
-void AirfoilSolver::initialize(const CaseNode& config, Runtime& runtime) {
+AirfoilParameters AirfoilSolver::parameters_from_case(const CaseNode& config) {
   AirfoilParameters p;
   p.equations = lookup(kEquationsTable, config.string("equations"), config, "equations").value;
   p.mach = config.real("mach");
@@ -279,6 +279,11 @@ void AirfoilSolver::initialize(const CaseNode& config, Runtime& runtime) {
   p.acceleration_depth = acceleration.integer("depth");
   p.acceleration_start = acceleration.real("start");
   p.acceleration_restart = acceleration.real("restart");
+  return p;
+}
+
+void AirfoilSolver::initialize(const CaseNode& config, Runtime& runtime) {
+  const AirfoilParameters p = parameters_from_case(config);
   const auto generator = mesh::make_grid_generator(config.section("mesh"));
   try {  // slabs too thin for the ranks: say so before building the grid
     decompose(generator->cells_i(), generator->cells_j(), runtime.size(), p.multigrid_levels);

@@ -26,6 +26,10 @@ enum class RankCoupling { kPipelined, kBlockJacobi };
 // as the mean flow's (the implicit operator stays first order in both, as SU2's).
 enum class TurbulenceConvection { kFirstOrder, kSecondOrder };
 
+// Every default here is the case schema's (airfoil_case.cpp) for `equations: euler`, so a C++
+// caller and a case file start from the same settings; the schema's rows per equations
+// (defaults_by) change some for navier_stokes and rans. airfoil_defaults_test checks the two agree.
+// The C++ tests that pin another path start from tests/airfoil/lusgs_test_parameters.hpp.
 struct AirfoilParameters {
   Equations equations = Equations::kEuler;
   double mach = 0.5;
@@ -54,24 +58,21 @@ struct AirfoilParameters {
   // Coarse-grid corrections per coarse level and cycle: 1 the sawtooth V-cycle, 2 a W-cycle.
   long multigrid_gamma = 1;
   // The coarse-grid correction's ghost at a wall when it is prolonged into the wall row: the
-  // cell's mirrored like the state's ghost, or the cell's own (one-sided). Case files default to
-  // kMirror (the schema); the C++ default stays kOneSided, the path the bitwise tests pin.
-  MultigridWall multigrid_wall = MultigridWall::kOneSided;
+  // cell's mirrored like the state's ghost, or the cell's own (one-sided).
+  MultigridWall multigrid_wall = MultigridWall::kMirror;
   // Anderson acceleration of the cycle (anderson_acceleration.hpp): the differences kept (0:
   // off), the relative density residual below which it starts (after the CFL ramp), and the
-  // growth of the residual over its lowest since the start that clears the history. Case files
-  // default to depth 12 (0 for rans, the schema); the C++ default is off, the path the C++ tests
-  // pin.
-  long acceleration_depth = 0;
+  // growth of the residual over its lowest since the start that clears the history. (The case
+  // schema's row for rans sets depth 0.)
+  long acceleration_depth = 12;
   double acceleration_start = 1;
   double acceleration_restart = 10;
   InnerBoundary inner = InnerBoundary::kWall;
   RankCoupling lusgs_ranks = RankCoupling::kPipelined;
   // The implicit smoother of every level: a name in smoother_registry() (smoother.hpp), and the
   // numeric keys of its case-file section besides `type` (LU-SGS reads lusgs_omega and
-  // lusgs_ranks above). Case files default to line_implicit (the schema, airfoil_case.cpp); the
-  // C++ default stays lusgs, the path the C++ tests pin and compare against.
-  std::string smoother = "lusgs";
+  // lusgs_ranks above); absent keys take the smoother's schema defaults.
+  std::string smoother = "line_implicit";
   std::map<std::string, double> smoother_options;
   // RANS only (turbulence.hpp): the model, ν̃∞/ν∞ of the far field and the inflow, and T∞ for
   // Sutherland's law.

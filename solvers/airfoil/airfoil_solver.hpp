@@ -63,6 +63,8 @@ class AirfoilSolver final : public SteadyFlowSolver {
 
   // From the case file: parameters and the grid (mesh section, mesh/airfoil_grid.hpp).
   void initialize(const CaseNode& config, Runtime& runtime) override;
+  // The numerical settings of a validated case (everything but the mesh and the start).
+  static AirfoilParameters parameters_from_case(const CaseNode& config);
   // From C++ (tests, couplers): any valid O-grid, the whole grid on every rank of `comm`
   // (collective; MPI_COMM_SELF: one rank); starts from the free stream. InputError on a grid
   // smaller than 8 × 4 cells, fewer than 2 rows of cells per rank, invalid parameters, or a grid

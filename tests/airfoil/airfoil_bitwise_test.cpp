@@ -26,6 +26,7 @@
 #include "solvers/airfoil/airfoil_solver.hpp"
 #include "support/golden_file.hpp"
 #include "support/test_paths.hpp"
+#include "tests/airfoil/lusgs_test_parameters.hpp"
 #include "tests/airfoil/mpi_support.hpp"
 #include "tests/airfoil/naca_test_grid.hpp"
 
@@ -64,7 +65,7 @@ std::uint64_t hash_fields(const std::array<AirfoilSolver::HostMatrix, 4>& fields
 using testing::naca0012_grid;
 
 AirfoilParameters euler_case() {
-  AirfoilParameters p;
+  AirfoilParameters p = lusgs_test_parameters();
   p.mach = 0.5;
   p.alpha_deg = 2;
   p.cfl = 1000;
@@ -76,7 +77,7 @@ AirfoilParameters euler_case() {
 }
 
 AirfoilParameters laminar_case() {
-  AirfoilParameters p;
+  AirfoilParameters p = lusgs_test_parameters();
   p.equations = Equations::kNavierStokes;
   p.reynolds = 2000;
   p.mach = 0.5;

@@ -13,6 +13,7 @@
 #include "io/hdf5_checkpoint.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
 #include "solvers/cauchy_criterion.hpp"
+#include "tests/airfoil/lusgs_test_parameters.hpp"
 #include "tests/airfoil/naca_test_grid.hpp"
 
 namespace surrox::solvers::airfoil {
@@ -59,7 +60,7 @@ TEST(CauchyCriterion, SmallCoefficientsAreMeasuredAgainstTheFloor) {
 }
 
 AirfoilParameters cauchy_case(std::vector<std::string> stop_on) {
-  AirfoilParameters p;
+  AirfoilParameters p = lusgs_test_parameters();
   p.mach = 0.5;
   p.alpha_deg = 2;
   p.cfl = 1000;

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
 #include "support/test_paths.hpp"
+#include "tests/airfoil/lusgs_test_parameters.hpp"
 #include "tests/airfoil/test_grids.hpp"
 
 namespace surrox::solvers::airfoil {
@@ -88,7 +89,7 @@ TEST(AirfoilFlux, DiamondGradientIsExactForLinearFields) {
 
 // Both boundaries as far fields on a distorted annulus: the free stream must stay put.
 void expect_freestream_preserved(Equations equations) {
-  AirfoilParameters p;
+  AirfoilParameters p = lusgs_test_parameters();
   p.equations = equations;
   p.reynolds = 1000;
   p.mach = 0.5;
@@ -122,7 +123,7 @@ TEST(AirfoilFreestream, NavierStokesPreservesTheFreeStreamOnACurvedGrid) {
 // RANS needs the distance to a no-slip wall: the annulus with a far field inside has none, and
 // the solver says so (InputError, exit 2 from a case) rather than running the model without it.
 TEST(AirfoilFreestream, RansWithoutAWallIsAnInputError) {
-  AirfoilParameters p;
+  AirfoilParameters p = lusgs_test_parameters();
   p.equations = Equations::kRans;
   p.reynolds = 1e6;
   p.inner = InnerBoundary::kFarField;
@@ -140,7 +141,7 @@ TEST(AirfoilFreestream, RansWithoutAWallIsAnInputError) {
 
 TEST(AirfoilConservation, ResidualsSumToTheBoundaryFluxes) {
   for (Equations equations : {Equations::kEuler, Equations::kNavierStokes}) {
-    AirfoilParameters p;
+    AirfoilParameters p = lusgs_test_parameters();
     p.equations = equations;
     p.reynolds = 500;
     p.mach = 0.4;

@@ -14,6 +14,7 @@
 #include "mesh/airfoil_grid.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
 #include "support/test_paths.hpp"
+#include "tests/airfoil/lusgs_test_parameters.hpp"
 
 namespace surrox::solvers::airfoil {
 namespace {
@@ -27,7 +28,7 @@ TEST(AirfoilJoukowski, LiftAtMach015IsWithinTwoPercentOfTheExactValue) {
   options.farfield_radius = 30;
   const mesh::CurvilinearGrid grid = mesh::build_airfoil_grid(joukowski.shape(513), options);
 
-  AirfoilParameters p;
+  AirfoilParameters p = lusgs_test_parameters();
   p.mach = 0.15;
   p.alpha_deg = 4;
   p.cfl = 1000;

@@ -18,6 +18,7 @@
 #include "solvers/airfoil/block_tridiagonal.hpp"
 #include "support/test_paths.hpp"
 #include "tests/airfoil/converged_run.hpp"
+#include "tests/airfoil/lusgs_test_parameters.hpp"
 #include "tests/airfoil/naca_test_grid.hpp"
 #include "tests/airfoil/test_grids.hpp"
 
@@ -132,7 +133,7 @@ void expect_fewer_cycles_same_solution(const AirfoilParameters& p,
 }
 
 AirfoilParameters line_euler_case() {
-  AirfoilParameters p;
+  AirfoilParameters p = lusgs_test_parameters();
   p.mach = 0.5;
   p.alpha_deg = 2;
   p.cfl = 1000;

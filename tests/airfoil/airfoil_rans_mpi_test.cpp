@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "solvers/airfoil/airfoil_solver.hpp"
+#include "tests/airfoil/lusgs_test_parameters.hpp"
 #include "tests/airfoil/mpi_support.hpp"
 #include "tests/airfoil/naca_test_grid.hpp"
 
@@ -19,7 +20,7 @@ namespace surrox::solvers::airfoil {
 namespace {
 
 AirfoilParameters rans_case(sa::Model model, TurbulenceConvection convection) {
-  AirfoilParameters p;
+  AirfoilParameters p = lusgs_test_parameters();
   p.equations = Equations::kRans;
   p.reynolds = 1e6;
   p.mach = 0.3;

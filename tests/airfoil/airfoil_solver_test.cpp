@@ -14,13 +14,14 @@
 
 #include "io/hdf5_checkpoint.hpp"
 #include "support/test_paths.hpp"
+#include "tests/airfoil/lusgs_test_parameters.hpp"
 #include "tests/airfoil/test_grids.hpp"
 
 namespace surrox::solvers::airfoil {
 namespace {
 
 AirfoilParameters inviscid(double mach, double alpha_deg) {
-  AirfoilParameters p;
+  AirfoilParameters p = lusgs_test_parameters();
   p.mach = mach;
   p.alpha_deg = alpha_deg;
   p.cfl = 1000;

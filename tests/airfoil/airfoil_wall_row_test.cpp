@@ -16,6 +16,7 @@
 #include "mesh/airfoil_grid.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
 #include "tests/airfoil/converged_run.hpp"
+#include "tests/airfoil/lusgs_test_parameters.hpp"
 #include "tests/airfoil/naca_test_grid.hpp"
 
 namespace surrox::solvers::airfoil {
@@ -24,7 +25,7 @@ namespace {
 using testing::naca0012_grid;
 
 AirfoilParameters wall_row_euler_case() {
-  AirfoilParameters p;
+  AirfoilParameters p = lusgs_test_parameters();
   p.mach = 0.5;
   p.alpha_deg = 2;
   p.cfl = 1000;

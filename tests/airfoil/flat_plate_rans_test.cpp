@@ -17,6 +17,7 @@
 #include "io/hdf5_checkpoint.hpp"
 #include "mesh/flat_plate_grid.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
+#include "tests/airfoil/lusgs_test_parameters.hpp"
 
 namespace surrox::solvers::airfoil {
 namespace {
@@ -32,7 +33,7 @@ struct PlateRun {
 
 // TMR's flow: RANS at M 0.2, Re 5e6 per unit length, the uniform free stream outside.
 AirfoilParameters plate_parameters() {
-  AirfoilParameters p;
+  AirfoilParameters p = lusgs_test_parameters();
   p.equations = Equations::kRans;
   p.mach = 0.2;
   p.reynolds = 5e6;

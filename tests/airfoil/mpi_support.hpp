@@ -9,6 +9,7 @@
 
 #include "solvers/airfoil/airfoil_solver.hpp"
 #include "support/test_paths.hpp"
+#include "tests/airfoil/lusgs_test_parameters.hpp"
 
 namespace surrox::solvers::airfoil::testing {
 
@@ -17,7 +18,7 @@ using Fields = std::array<AirfoilSolver::HostMatrix, 4>;
 inline MPI_Comm world() { return surrox::testing::runtime().comm(); }
 
 inline AirfoilParameters parameters(Equations equations) {
-  AirfoilParameters p;
+  AirfoilParameters p = lusgs_test_parameters();
   p.equations = equations;
   p.reynolds = 500;
   p.mach = 0.4;

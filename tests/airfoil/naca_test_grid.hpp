@@ -5,6 +5,7 @@
 #include "mesh/airfoil_geometry.hpp"
 #include "mesh/airfoil_grid.hpp"
 #include "solvers/airfoil/airfoil_parameters.hpp"
+#include "tests/airfoil/lusgs_test_parameters.hpp"
 
 namespace surrox::solvers::airfoil::testing {
 
@@ -18,7 +19,7 @@ inline mesh::CurvilinearGrid naca0012_grid(double first_cell) {
 }
 
 inline AirfoilParameters laminar_naca0012_parameters() {
-  AirfoilParameters p;
+  AirfoilParameters p = lusgs_test_parameters();
   p.equations = Equations::kNavierStokes;
   p.mach = 0.5;
   p.alpha_deg = 1;

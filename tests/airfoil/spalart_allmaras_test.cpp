@@ -20,6 +20,7 @@
 #include "solvers/airfoil/flow_level.hpp"
 #include "solvers/airfoil/turbulence.hpp"
 #include "solvers/airfoil/turbulence_convection.hpp"
+#include "tests/airfoil/lusgs_test_parameters.hpp"
 
 namespace surrox::solvers::airfoil {
 namespace {
@@ -100,7 +101,7 @@ TEST(SpalartAllmaras, DiscreteWallSymmetryAndFarFieldRows) {
   spec.cells_normal = 16;
   spec.wall_spacing = 1e-4;
   const mesh::CurvilinearGrid grid = mesh::build_flat_plate_grid(spec);
-  AirfoilParameters p;
+  AirfoilParameters p = lusgs_test_parameters();
   p.equations = Equations::kRans;
   p.mach = 0.2;
   p.reynolds = 5e6;
@@ -173,7 +174,7 @@ TEST(TurbulenceConvection, SecondOrderResidualDiffersByFirstOrdersError) {
   std::vector<double> residual[2];
   double u = 0;  // the free stream's u in the solver's units
   for (int order = 0; order < 2; ++order) {
-    AirfoilParameters p;
+    AirfoilParameters p = lusgs_test_parameters();
     p.equations = Equations::kRans;
     p.mach = 0.2;
     p.reynolds = 5e6;

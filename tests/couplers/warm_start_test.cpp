@@ -27,6 +27,7 @@
 #include "solvers/airfoil/airfoil_solver.hpp"
 #include "support/test_paths.hpp"
 #include "surrogates/networks.hpp"
+#include "tests/airfoil/lusgs_test_parameters.hpp"
 
 namespace surrox::couplers {
 namespace {
@@ -46,7 +47,7 @@ mesh::CurvilinearGrid small_grid() {
 }
 
 AirfoilParameters parameters() {
-  AirfoilParameters p;
+  AirfoilParameters p = solvers::airfoil::lusgs_test_parameters();
   p.mach = 0.5;
   p.alpha_deg = 2;
   p.cfl = 1000;

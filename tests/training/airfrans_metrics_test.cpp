@@ -17,6 +17,7 @@
 #include "mesh/airfoil_geometry.hpp"
 #include "mesh/airfoil_grid.hpp"
 #include "solvers/airfoil/airfoil_solver.hpp"
+#include "tests/airfoil/lusgs_test_parameters.hpp"
 #include "training/airfoil_wall_forces.hpp"
 
 namespace surrox::training {
@@ -119,7 +120,7 @@ RansSolution solve_rans() {
   options.first_cell_height = 1e-4;
   options.farfield_radius = 10;
   const auto grid = mesh::build_airfoil_grid(mesh::naca_airfoil("2412"), options);
-  solvers::airfoil::AirfoilParameters p;
+  solvers::airfoil::AirfoilParameters p = solvers::airfoil::lusgs_test_parameters();
   p.equations = solvers::airfoil::Equations::kRans;
   p.reynolds = 1e6;
   p.mach = 0.3;
