@@ -73,6 +73,55 @@ nlohmann::json solver_means(const RbSeries& run) {
   return j;
 }
 
+// The case's entry as it starts: what ran, with which model, on which grids.
+nlohmann::json sr_case_entry(const SrSetup& setup, const CoupledCase& c, const SrCaseGrids& g) {
+  nlohmann::json entry;
+  entry["case"] = c.name;
+  entry["parameters"] = c.parameters;
+  entry["model"] = setup.model_path.string();
+  entry["model_rayleigh"] = setup.model.rayleigh;
+  entry["wall_closure"] = setup.close_walls;
+  entry["rayleigh"] = g.rayleigh;
+  entry["grids"] = {{"fine", {g.fine_nx, g.fine_nz}},
+                    {"coarse", {g.coarse_nx, g.coarse_nz}},
+                    {"fine_frames", g.fine_frames},
+                    {"coarse_frames", g.coarse_frames},
+                    {"frame_interval", g.frame_interval}};
+  return entry;
+}
+
+// Each column's figures and spectra, and with a fine run (the first column) their errors
+// against it and the wall Nusselt number's.
+void add_sr_column_figures(const SrSetup& setup, const std::vector<NamedStatistics>& columns,
+                           long coarse_nyquist, nlohmann::json& entry) {
+  for (const auto& column : columns) {
+    entry["statistics"][column.name] = figures_json(column.statistics);
+    entry["spectra"][column.name] = spectrum_json(column.statistics, coarse_nyquist);
+    if (setup.run_fine && column.name != "fine")
+      entry["errors"][column.name] = errors_json(column.statistics, columns.front().statistics);
+  }
+  if (setup.run_fine) {
+    if (setup.has_model) entry["nu_error"] = entry["errors"]["super_resolved"]["nu_wall"];
+    entry["nu_error_trilinear"] = entry["errors"]["trilinear"]["nu_wall"];
+  }
+}
+
+// comparison.csv, comparison.md, profile.csv and the spectra in dir, listed in outputs; the
+// table also goes into the entry.
+void write_sr_comparison(const std::filesystem::path& dir,
+                         const std::vector<NamedStatistics>& columns, const nlohmann::json& cost,
+                         nlohmann::json& entry, nlohmann::json& outputs) {
+  write_statistics_csv(dir, columns);
+  const std::string table = statistics_table(columns, cost);
+  write_text_atomically(dir / "comparison.md", table);
+  entry["table"] = table;
+  outputs["comparison_csv"] = (dir / "comparison.csv").string();
+  outputs["comparison_md"] = (dir / "comparison.md").string();
+  outputs["profile_csv"] = (dir / "profile.csv").string();
+  outputs["kinetic_spectrum_csv"] = (dir / "kinetic_spectrum.csv").string();
+  outputs["buoyancy_spectrum_csv"] = (dir / "buoyancy_spectrum.csv").string();
+}
+
 nlohmann::json run_case(Runtime& runtime, SrSetup& setup, const CoupledCase& c,
                         const std::filesystem::path& dir) {
   const SrCaseGrids g = super_resolution_grids(setup, c);
@@ -90,18 +139,7 @@ nlohmann::json run_case(Runtime& runtime, SrSetup& setup, const CoupledCase& c,
   std::vector<double> fine_times;
   for (long t = 0; t < g.fine_frames; ++t) fine_times.push_back(double(t) * g.frame_interval);
 
-  nlohmann::json entry;
-  entry["case"] = c.name;
-  entry["parameters"] = c.parameters;
-  entry["model"] = setup.model_path.string();
-  entry["model_rayleigh"] = setup.model.rayleigh;
-  entry["wall_closure"] = setup.close_walls;
-  entry["rayleigh"] = g.rayleigh;
-  entry["grids"] = {{"fine", {g.fine_nx, g.fine_nz}},
-                    {"coarse", {g.coarse_nx, g.coarse_nz}},
-                    {"fine_frames", g.fine_frames},
-                    {"coarse_frames", g.coarse_frames},
-                    {"frame_interval", g.frame_interval}};
+  nlohmann::json entry = sr_case_entry(setup, c, g);
   nlohmann::json outputs;
   if (setup.has_model) {
     entry["super_resolved_shape"] = sr.model.sizes().vec();
@@ -147,26 +185,8 @@ nlohmann::json run_case(Runtime& runtime, SrSetup& setup, const CoupledCase& c,
         {"super_resolved", rb_flow_statistics(sr.model, weights, g.lx, g.rayleigh, g.prandtl)});
   entry["cost"] = cost;
   entry["average_window"] = {g.average_from, g.end_time};
-  const long coarse_nyquist = g.coarse_nx / 2;
-  for (const auto& column : columns) {
-    entry["statistics"][column.name] = figures_json(column.statistics);
-    entry["spectra"][column.name] = spectrum_json(column.statistics, coarse_nyquist);
-    if (setup.run_fine && column.name != "fine")
-      entry["errors"][column.name] = errors_json(column.statistics, columns.front().statistics);
-  }
-  if (setup.run_fine) {
-    if (setup.has_model) entry["nu_error"] = entry["errors"]["super_resolved"]["nu_wall"];
-    entry["nu_error_trilinear"] = entry["errors"]["trilinear"]["nu_wall"];
-  }
-  write_statistics_csv(dir, columns);
-  const std::string table = statistics_table(columns, cost);
-  write_text_atomically(dir / "comparison.md", table);
-  entry["table"] = table;
-  outputs["comparison_csv"] = (dir / "comparison.csv").string();
-  outputs["comparison_md"] = (dir / "comparison.md").string();
-  outputs["profile_csv"] = (dir / "profile.csv").string();
-  outputs["kinetic_spectrum_csv"] = (dir / "kinetic_spectrum.csv").string();
-  outputs["buoyancy_spectrum_csv"] = (dir / "buoyancy_spectrum.csv").string();
+  add_sr_column_figures(setup, columns, g.coarse_nx / 2, entry);
+  write_sr_comparison(dir, columns, cost, entry, outputs);
   entry["outputs"] = outputs;
   if (setup.run_fine && setup.has_model)
     spdlog::info(

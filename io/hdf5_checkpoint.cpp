@@ -94,15 +94,133 @@ const NamedArray* Hdf5Checkpoint::find_array(const std::string& name) const {
   return nullptr;
 }
 
+namespace {
+
+// Agreed on by every rank: each rank's array names must be usable as dataset names.
+void check_checkpoint_array_names(MPI_Comm comm, const std::vector<NamedArray>& arrays) {
+  std::string bad;
+  for (const auto& a : arrays)
+    if (a.name.empty() || a.name.find_first_of("/\n") != std::string::npos) bad = a.name;
+  mpi::agree(comm, bad.empty(), "invalid checkpoint array name '" + bad + "'", true);
+}
+
+// Scalars as text ("<name length> <name><bits>\n", the double's bits exactly), rank 0's
+// broadcast to every rank.
+std::string broadcast_checkpoint_scalars(MPI_Comm comm,
+                                         const std::map<std::string, double>& scalars) {
+  std::ostringstream encoded;
+  for (const auto& [name, value] : scalars) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    encoded << name.size() << ' ' << name << bits << '\n';
+  }
+  std::string scalar_text = encoded.str();
+  mpi::broadcast(comm, &scalar_text);
+  return scalar_text;
+}
+
+// The broadcast scalars as attributes of /scalars (collective).
+void write_checkpoint_scalars(hid_t scalar_group, const std::string& scalar_text,
+                              const Where& where) {
+  std::istringstream in(scalar_text);
+  std::size_t length;
+  while (in >> length) {
+    in.ignore(1);
+    std::string name(length, '\0');
+    in.read(name.data(), static_cast<std::streamsize>(length));
+    std::uint64_t bits;
+    in >> bits;
+    double value;
+    std::memcpy(&value, &bits, sizeof value);
+    h5::write_attribute(scalar_group, name, value, where);
+  }
+}
+
+// Rank 0's strings, one by one broadcast, as attributes of /strings (collective).
+void write_checkpoint_strings(MPI_Comm comm, int rank,
+                              const std::map<std::string, std::string>& strings, hid_t string_group,
+                              const Where& where) {
+  long count = static_cast<long>(strings.size());
+  MPI_Bcast(&count, 1, MPI_LONG, 0, comm);
+  auto it = strings.begin();
+  for (long i = 0; i < count; ++i) {
+    std::string name = rank == 0 ? it->first : std::string(),
+                value = rank == 0 ? it->second : std::string();
+    if (rank == 0) ++it;
+    mpi::broadcast(comm, &name);
+    mpi::broadcast(comm, &value);
+    h5::write_attribute(string_group, name, value, where);
+  }
+}
+
+// Every rank creates every dataset /rank_<r>/<name> (creation is collective); returns this
+// rank's, in the order of its arrays.
+std::vector<Hid> create_checkpoint_datasets(hid_t file,
+                                            const std::vector<std::vector<ArrayShape>>& shapes,
+                                            int size, int rank, hid_t gcpl, hid_t dcpl,
+                                            const Where& where) {
+  std::vector<Hid> mine;
+  for (int r = 0; r < size; ++r) {
+    const std::string group_name = "rank_" + std::to_string(r);
+    Hid group = own(H5Gcreate2(file, group_name.c_str(), H5P_DEFAULT, gcpl, H5P_DEFAULT), H5Gclose,
+                    where, "cannot create /" + group_name);
+    for (const auto& shape : shapes[r]) {
+      const hsize_t dims[2] = {shape.rows, shape.columns};
+      Hid space =
+          own(H5Screate_simple(2, dims, nullptr), H5Sclose, where, "cannot create dataspace");
+      Hid dataset = own(H5Dcreate2(group, shape.name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT,
+                                   dcpl, H5P_DEFAULT),
+                        H5Dclose, where, "cannot create /" + group_name + "/" + shape.name);
+      if (r == rank) mine.push_back(std::move(dataset));
+    }
+  }
+  return mine;
+}
+
+// This rank's arrays into its datasets (independent transfers; empty arrays are skipped).
+void write_checkpoint_arrays(const std::vector<NamedArray>& arrays, const std::vector<Hid>& mine,
+                             hid_t dxpl, const Where& where) {
+  std::vector<double> packed;
+  for (std::size_t a = 0; a < arrays.size(); ++a) {
+    if (arrays[a].tuples() * arrays[a].components() == 0) continue;
+    pack(arrays[a].values, &packed);
+    h5::check_status(H5Dwrite(mine[a], H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, dxpl, packed.data()),
+                     where, "cannot write array " + arrays[a].name);
+  }
+}
+
+// Once every rank wrote without a problem, rank 0 renames the temporary file to path; any
+// problem (this rank's or the rename's) is thrown on every rank, the temporary file removed.
+void commit_checkpoint(MPI_Comm comm, int rank, const std::filesystem::path& temporary,
+                       const std::filesystem::path& path, std::string problem) {
+  const auto remove_temporary = [&] {
+    if (rank == 0) {
+      std::error_code ignored;
+      std::filesystem::remove(temporary, ignored);
+    }
+  };
+  mpi::agree(comm, problem.empty(), problem, false, remove_temporary);
+  if (rank == 0) {
+    std::error_code error;
+    std::filesystem::rename(temporary, path, error);
+    if (error) {
+      problem =
+          "cannot move " + temporary.string() + " to " + path.string() + ": " + error.message();
+      remove_temporary();
+    }
+  }
+  mpi::broadcast(comm, &problem);
+  if (!problem.empty()) throw Error(problem, ErrorContext{path.string()});
+}
+
+}  // namespace
+
 void Hdf5Checkpoint::write(const std::filesystem::path& path, MPI_Comm comm) const {
   h5::quiet();
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  std::string bad;
-  for (const auto& a : arrays)
-    if (a.name.empty() || a.name.find_first_of("/\n") != std::string::npos) bad = a.name;
-  mpi::agree(comm, bad.empty(), "invalid checkpoint array name '" + bad + "'", true);
+  check_checkpoint_array_names(comm, arrays);
 
   long pid = static_cast<long>(::getpid());
   MPI_Bcast(&pid, 1, MPI_LONG, 0, comm);
@@ -129,43 +247,13 @@ void Hdf5Checkpoint::write(const std::filesystem::path& path, MPI_Comm comm) con
     h5::write_attribute(file, "surrox_git_describe", std::string(kGitDescribe), where);
 
     // Scalars and strings: rank 0's, as attributes of /scalars and /strings.
-    std::ostringstream encoded;
-    for (const auto& [name, value] : scalars) {
-      std::uint64_t bits;
-      std::memcpy(&bits, &value, sizeof bits);
-      encoded << name.size() << ' ' << name << bits << '\n';
-    }
-    std::string scalar_text = encoded.str();
-    mpi::broadcast(comm, &scalar_text);
+    const std::string scalar_text = broadcast_checkpoint_scalars(comm, scalars);
     Hid scalar_group = own(H5Gcreate2(file, "scalars", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                            H5Gclose, where, "cannot create /scalars");
-    {
-      std::istringstream in(scalar_text);
-      std::size_t length;
-      while (in >> length) {
-        in.ignore(1);
-        std::string name(length, '\0');
-        in.read(name.data(), static_cast<std::streamsize>(length));
-        std::uint64_t bits;
-        in >> bits;
-        double value;
-        std::memcpy(&value, &bits, sizeof value);
-        h5::write_attribute(scalar_group, name, value, where);
-      }
-    }
+    write_checkpoint_scalars(scalar_group, scalar_text, where);
     Hid string_group = own(H5Gcreate2(file, "strings", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                            H5Gclose, where, "cannot create /strings");
-    long count = static_cast<long>(strings.size());
-    MPI_Bcast(&count, 1, MPI_LONG, 0, comm);
-    auto it = strings.begin();
-    for (long i = 0; i < count; ++i) {
-      std::string name = rank == 0 ? it->first : std::string(),
-                  value = rank == 0 ? it->second : std::string();
-      if (rank == 0) ++it;
-      mpi::broadcast(comm, &name);
-      mpi::broadcast(comm, &value);
-      h5::write_attribute(string_group, name, value, where);
-    }
+    write_checkpoint_strings(comm, rank, strings, string_group, where);
 
     // Every rank creates every dataset (creation is collective), then writes its own.
     Hid gcpl = own(H5Pcreate(H5P_GROUP_CREATE), H5Pclose, where, "cannot create property list");
@@ -174,31 +262,11 @@ void Hdf5Checkpoint::write(const std::filesystem::path& path, MPI_Comm comm) con
         "cannot track creation order");
     Hid dcpl = own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, where, "cannot create property list");
     h5::check_status(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), where, "cannot set fill time");
-    std::vector<Hid> mine;
-    for (int r = 0; r < size; ++r) {
-      const std::string group_name = "rank_" + std::to_string(r);
-      Hid group = own(H5Gcreate2(file, group_name.c_str(), H5P_DEFAULT, gcpl, H5P_DEFAULT),
-                      H5Gclose, where, "cannot create /" + group_name);
-      for (const auto& shape : shapes[r]) {
-        const hsize_t dims[2] = {shape.rows, shape.columns};
-        Hid space =
-            own(H5Screate_simple(2, dims, nullptr), H5Sclose, where, "cannot create dataspace");
-        Hid dataset = own(H5Dcreate2(group, shape.name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT,
-                                     dcpl, H5P_DEFAULT),
-                          H5Dclose, where, "cannot create /" + group_name + "/" + shape.name);
-        if (r == rank) mine.push_back(std::move(dataset));
-      }
-    }
+    std::vector<Hid> mine = create_checkpoint_datasets(file, shapes, size, rank, gcpl, dcpl, where);
     Hid dxpl = own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, where, "cannot create property list");
     h5::check_status(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_INDEPENDENT), where,
                      "cannot select independent transfers");
-    std::vector<double> packed;
-    for (std::size_t a = 0; a < arrays.size(); ++a) {
-      if (arrays[a].tuples() * arrays[a].components() == 0) continue;
-      pack(arrays[a].values, &packed);
-      h5::check_status(H5Dwrite(mine[a], H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, dxpl, packed.data()),
-                       where, "cannot write array " + arrays[a].name);
-    }
+    write_checkpoint_arrays(arrays, mine, dxpl, where);
     mine.clear();
     string_group.reset();
     scalar_group.reset();
@@ -207,24 +275,7 @@ void Hdf5Checkpoint::write(const std::filesystem::path& path, MPI_Comm comm) con
     problem = e.what();
     if (problem.empty()) problem = "checkpoint write failed";
   }
-  const auto remove_temporary = [&] {
-    if (rank == 0) {
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
-    }
-  };
-  mpi::agree(comm, problem.empty(), problem, false, remove_temporary);
-  if (rank == 0) {
-    std::error_code error;
-    std::filesystem::rename(temporary, path, error);
-    if (error) {
-      problem =
-          "cannot move " + temporary.string() + " to " + path.string() + ": " + error.message();
-      remove_temporary();
-    }
-  }
-  mpi::broadcast(comm, &problem);
-  if (!problem.empty()) throw Error(problem, ErrorContext{path.string()});
+  commit_checkpoint(comm, rank, temporary, path, problem);
 }
 
 namespace {

@@ -249,6 +249,142 @@ double geometric_growth_ratio(double first, double total, long cells) {
   return 0.5 * (lo + hi);
 }
 
+namespace {
+
+// The growth ratio of nj layers from h1 to depth; InputError when the layers would shrink or
+// grow faster than 1.35.
+double checked_layer_growth_ratio(double h1, double depth, long nj) {
+  if (h1 * nj > depth)
+    throw InputError(
+        "first_cell_height × cells_normal exceeds the far-field distance: the layers would shrink");
+  const double ratio = geometric_growth_ratio(h1, depth, nj);
+  if (ratio > 1.35) {
+    std::ostringstream msg;
+    msg << "layer growth ratio " << ratio
+        << " too large (max 1.35): use more cells_normal, a larger "
+        << "first_cell_height or a smaller farfield_radius";
+    throw InputError(msg.str());
+  }
+  return ratio;
+}
+
+// Front f as grid line j (i = ni repeats i = 0: the O-grid's cut).
+void store_grid_layer(CurvilinearGrid& grid, long ni, long j, const Front& f) {
+  for (long i = 0; i < ni; ++i) {
+    grid.x(i, j) = f.x[i];
+    grid.y(i, j) = f.y[i];
+  }
+  grid.x(ni, j) = f.x[0];
+  grid.y(ni, j) = f.y[0];
+}
+
+// What marching every layer shares: the layers' wall distances d, the chord, the base
+// dissipation nu, the options and the surface's widths from the TE.
+struct LayerMarch {
+  const std::vector<double>& d;
+  double chord, nu;
+  const AirfoilGridOptions& o;
+  const std::vector<double>& surface_lower;
+  const std::vector<double>& surface_upper;
+};
+
+// Layer j + 1 marched from layer j (p); counts in `relaxed` a layer whose first attempt came
+// out invalid.
+Front march_grid_layer(const LayerMarch& m, const Front& p, long j,
+                       const std::vector<double>& fractions, long& relaxed) {
+  const auto& d = m.d;
+  const auto& o = m.o;
+  const double chord = m.chord, nu = m.nu;
+  const double step = d[j + 1] - d[j];
+  const double mid = 0.5 * (d[j] + d[j + 1]);
+  // Sliding rate toward uniform arc length: ∝ (step / (d + c)) · (d / (d + c)).
+  const double slide = j == 0 ? 0.0 : std::min(0.5, step / (mid + chord) * mid / (mid + chord));
+  // Dissipation fades in over the first 5 % of a chord, so that the wall layers stay
+  // orthogonal (the first layer gets none: it is the exact normal offset of the surface); a
+  // layer that comes out invalid is re-marched with more.
+  const double ramp = j == 0 ? 0.0 : mid / (mid + 0.05 * chord);
+  // Tangential diffusion of the nodes along the front, ∝ step / (d + c/10): it fans the
+  // lines clustered at the trailing edge around it into the wake within a fraction of a chord.
+  // Nodes keep the previous layer's relative arc-length positions, more so away from the
+  // wall: without this, concave regions focus the grid lines into a caustic.
+  const double keep_weight = j == 0 ? 0.0 : std::min(1.0, o.smoothing) * mid / (mid + 0.2 * chord);
+  const double diffusion = 64 * o.smoothing * ramp * ramp * step / (mid + 0.1 * chord);
+  Front q;
+  bool ok = false;
+  for (int attempt = 0; attempt < 8 && !ok; ++attempt) {
+    const double nu_try = attempt == 0 ? nu * ramp : std::max(nu, 0.25);
+    q = march(p, step, nu_try, attempt == 0 ? 0 : 2 << attempt);
+    smooth_along(q, diffusion, slide, fractions, keep_weight);
+    // A layer that stays invalid with more dissipation gets less wake clustering (halved per
+    // attempt from the fifth, none at the last): coarse fronts far out cannot carry it all.
+    const double wake = attempt < 4 ? 1.0 : (attempt == 7 ? 0.0 : std::pow(0.5, attempt - 3));
+    if (o.wake_growth > 0 && j > 0)
+      cluster_at_wake(q, m.surface_lower, m.surface_upper, o.wake_growth, ramp * wake);
+    ok = worst_cell(p, q, nullptr) > 0;
+    if (!ok && attempt == 0) ++relaxed;
+  }
+  return q;
+}
+
+// Marches the nj layers from the surface front p into grid (j = 0 the surface); returns how
+// many layers needed more dissipation than planned.
+long march_grid_layers(Front p, const std::vector<double>& d, double chord,
+                       const AirfoilGridOptions& o, long ni, long nj, CurvilinearGrid& grid) {
+  store_grid_layer(grid, ni, 0, p);
+  std::vector<double> fractions;
+  arc_fractions(p, fractions);
+  long relaxed = 0;
+  const double nu = 0.5 * std::clamp(o.smoothing, 0.0, 1.0);
+  std::vector<double> surface_lower, surface_upper;  // the surface's widths from the TE
+  side_increments(p, surface_lower, surface_upper);
+  const LayerMarch march_with{d, chord, nu, o, surface_lower, surface_upper};
+  for (long j = 0; j < nj; ++j) {
+    Front q = march_grid_layer(march_with, p, j, fractions, relaxed);
+    // A layer still not convex everywhere is kept: a merely non-convex cell is valid, and a
+    // folded one is reported below.
+    store_grid_layer(grid, ni, j + 1, q);
+    p = std::move(q);
+    arc_fractions(p, fractions);
+  }
+  return relaxed;
+}
+
+// Outer layers scaled radially (per i) so that the last one is the far-field circle.
+void scale_to_farfield(CurvilinearGrid& grid, long ni, long nj, const std::vector<double>& d,
+                       double depth, double radius, double cx, double cy) {
+  const double blend_from = 0.3 * depth;
+  for (long i = 0; i <= ni; ++i) {
+    const double s = radius / std::hypot(grid.x(i, nj) - cx, grid.y(i, nj) - cy);
+    for (long j = 1; j <= nj; ++j) {
+      if (d[j] <= blend_from) continue;
+      const double w = std::pow((d[j] - blend_from) / (depth - blend_from), 2);
+      const double f = 1 + w * (s - 1);
+      grid.x(i, j) = cx + (grid.x(i, j) - cx) * f;
+      grid.y(i, j) = cy + (grid.y(i, j) - cy) * f;
+    }
+  }
+}
+
+// InputError naming the first folded cell (non-positive area) of the grid.
+void check_no_folded_cells(const CurvilinearGrid& grid, long ni, long nj,
+                           const std::string& airfoil) {
+  for (long i = 0; i < ni; ++i)
+    for (long j = 0; j < nj; ++j) {
+      const double a2 =
+          (grid.x(i + 1, j + 1) - grid.x(i, j)) * (grid.y(i, j + 1) - grid.y(i + 1, j)) -
+          (grid.y(i + 1, j + 1) - grid.y(i, j)) * (grid.x(i, j + 1) - grid.x(i + 1, j));
+      if (!(a2 > 0)) {
+        std::ostringstream msg;
+        msg << "O-grid generation failed for '" << airfoil << "': cell (i=" << i << ", j=" << j
+            << ") is folded; try a larger smoothing, more cells_around or a larger "
+               "first_cell_height";
+        throw InputError(msg.str());
+      }
+    }
+}
+
+}  // namespace
+
 CurvilinearGrid build_airfoil_grid(const AirfoilShape& input, const AirfoilGridOptions& o,
                                    AirfoilGridInfo* info) {
   const long ni = o.cells_around, nj = o.cells_normal;
@@ -265,17 +401,7 @@ CurvilinearGrid build_airfoil_grid(const AirfoilShape& input, const AirfoilGridO
   // The marched front at distance d from a body of chord c is close to a circle of radius
   // d + c/4 about mid-chord; the final radial scaling then only moves nodes by a few percent.
   const double depth = radius - 0.25 * chord;
-  if (h1 * nj > depth)
-    throw InputError(
-        "first_cell_height × cells_normal exceeds the far-field distance: the layers would shrink");
-  const double ratio = geometric_growth_ratio(h1, depth, nj);
-  if (ratio > 1.35) {
-    std::ostringstream msg;
-    msg << "layer growth ratio " << ratio
-        << " too large (max 1.35): use more cells_normal, a larger "
-        << "first_cell_height or a smaller farfield_radius";
-    throw InputError(msg.str());
-  }
+  const double ratio = checked_layer_growth_ratio(h1, depth, nj);
   std::vector<double> d(nj + 1, 0.0);
   for (long j = 1; j <= nj; ++j) d[j] = d[j - 1] + h1 * std::pow(ratio, j - 1);
   d[nj] = depth;
@@ -286,82 +412,9 @@ CurvilinearGrid build_airfoil_grid(const AirfoilShape& input, const AirfoilGridO
   Front p;
   p.x = shape.x;
   p.y = shape.y;
-  auto store = [&](long j, const Front& f) {
-    for (long i = 0; i < ni; ++i) {
-      grid.x(i, j) = f.x[i];
-      grid.y(i, j) = f.y[i];
-    }
-    grid.x(ni, j) = f.x[0];
-    grid.y(ni, j) = f.y[0];
-  };
-  store(0, p);
-  std::vector<double> fractions;
-  arc_fractions(p, fractions);
-  long relaxed = 0;
-  const double nu = 0.5 * std::clamp(o.smoothing, 0.0, 1.0);
-  std::vector<double> surface_lower, surface_upper;  // the surface's widths from the TE
-  side_increments(p, surface_lower, surface_upper);
-  for (long j = 0; j < nj; ++j) {
-    const double step = d[j + 1] - d[j];
-    const double mid = 0.5 * (d[j] + d[j + 1]);
-    // Sliding rate toward uniform arc length: ∝ (step / (d + c)) · (d / (d + c)).
-    const double slide = j == 0 ? 0.0 : std::min(0.5, step / (mid + chord) * mid / (mid + chord));
-    // Dissipation fades in over the first 5 % of a chord, so that the wall layers stay
-    // orthogonal (the first layer gets none: it is the exact normal offset of the surface); a
-    // layer that comes out invalid is re-marched with more.
-    const double ramp = j == 0 ? 0.0 : mid / (mid + 0.05 * chord);
-    // Tangential diffusion of the nodes along the front, ∝ step / (d + c/10): it fans the
-    // lines clustered at the trailing edge around it into the wake within a fraction of a chord.
-    // Nodes keep the previous layer's relative arc-length positions, more so away from the
-    // wall: without this, concave regions focus the grid lines into a caustic.
-    const double keep_weight =
-        j == 0 ? 0.0 : std::min(1.0, o.smoothing) * mid / (mid + 0.2 * chord);
-    const double diffusion = 64 * o.smoothing * ramp * ramp * step / (mid + 0.1 * chord);
-    Front q;
-    bool ok = false;
-    for (int attempt = 0; attempt < 8 && !ok; ++attempt) {
-      const double nu_try = attempt == 0 ? nu * ramp : std::max(nu, 0.25);
-      q = march(p, step, nu_try, attempt == 0 ? 0 : 2 << attempt);
-      smooth_along(q, diffusion, slide, fractions, keep_weight);
-      // A layer that stays invalid with more dissipation gets less wake clustering (halved per
-      // attempt from the fifth, none at the last): coarse fronts far out cannot carry it all.
-      const double wake = attempt < 4 ? 1.0 : (attempt == 7 ? 0.0 : std::pow(0.5, attempt - 3));
-      if (o.wake_growth > 0 && j > 0)
-        cluster_at_wake(q, surface_lower, surface_upper, o.wake_growth, ramp * wake);
-      ok = worst_cell(p, q, nullptr) > 0;
-      if (!ok && attempt == 0) ++relaxed;
-    }
-    // A layer still not convex everywhere is kept: a merely non-convex cell is valid, and a
-    // folded one is reported below.
-    store(j + 1, q);
-    p = std::move(q);
-    arc_fractions(p, fractions);
-  }
-  // Outer layers scaled radially (per i) so that the last one is the far-field circle.
-  const double blend_from = 0.3 * depth;
-  for (long i = 0; i <= ni; ++i) {
-    const double s = radius / std::hypot(grid.x(i, nj) - cx, grid.y(i, nj) - cy);
-    for (long j = 1; j <= nj; ++j) {
-      if (d[j] <= blend_from) continue;
-      const double w = std::pow((d[j] - blend_from) / (depth - blend_from), 2);
-      const double f = 1 + w * (s - 1);
-      grid.x(i, j) = cx + (grid.x(i, j) - cx) * f;
-      grid.y(i, j) = cy + (grid.y(i, j) - cy) * f;
-    }
-  }
-  for (long i = 0; i < ni; ++i)
-    for (long j = 0; j < nj; ++j) {
-      const double a2 =
-          (grid.x(i + 1, j + 1) - grid.x(i, j)) * (grid.y(i, j + 1) - grid.y(i + 1, j)) -
-          (grid.y(i + 1, j + 1) - grid.y(i, j)) * (grid.x(i, j + 1) - grid.x(i + 1, j));
-      if (!(a2 > 0)) {
-        std::ostringstream msg;
-        msg << "O-grid generation failed for '" << shape.name << "': cell (i=" << i << ", j=" << j
-            << ") is folded; try a larger smoothing, more cells_around or a larger "
-               "first_cell_height";
-        throw InputError(msg.str());
-      }
-    }
+  const long relaxed = march_grid_layers(std::move(p), d, chord, o, ni, nj, grid);
+  scale_to_farfield(grid, ni, nj, d, depth, radius, cx, cy);
+  check_no_folded_cells(grid, ni, nj, shape.name);
   if (info) {
     info->chord = chord;
     info->center_x = cx;

@@ -95,6 +95,194 @@ double mean_relative_error(const std::vector<double>& predicted, const std::vect
   return sum / static_cast<double>(truth.size());
 }
 
+namespace {
+
+// What the sweep holds for every case: the grid's size, where each case is, the solver's own
+// forces and the airfoils' names, read once in this order.
+struct AirfransSweepCases {
+  long ni = 0, nj = 0;
+  std::map<std::string, std::size_t> index;
+  bool has_solver_forces = false;
+  std::vector<double> solver_cl, solver_cd;
+  bool named = false;
+  std::vector<std::string> airfoils;
+};
+
+AirfransSweepCases read_airfrans_sweep_cases(const io::SweepDatasetReader& reader) {
+  AirfransSweepCases s;
+  const auto dims = reader.dimensions();
+  s.ni = dims[0] - 1, s.nj = dims[1] - 1;
+  const auto case_names = reader.case_names();
+  for (std::size_t k = 0; k < case_names.size(); ++k) s.index[case_names[k]] = k;
+  const auto results = reader.result_names();
+  s.has_solver_forces = std::find(results.begin(), results.end(), "cl") != results.end() &&
+                        std::find(results.begin(), results.end(), "cd") != results.end();
+  s.solver_cl = s.has_solver_forces ? reader.result("cl") : std::vector<double>{};
+  s.solver_cd = s.has_solver_forces ? reader.result("cd") : std::vector<double>{};
+  const auto parameter_names = reader.parameter_names();
+  s.named = std::find(parameter_names.begin(), parameter_names.end(),
+                      "solver.mesh.airfoil.digits") != parameter_names.end();
+  s.airfoils =
+      s.named ? reader.parameter_text("solver.mesh.airfoil.digits") : std::vector<std::string>{};
+  return s;
+}
+
+// The free stream of case k: its swept values, else the sweep's base case.
+FreeStream airfrans_free_stream(const io::SweepDatasetReader& reader, const YAML::Node& solver,
+                                const std::string& equations, std::size_t k) {
+  FreeStream stream;
+  stream.mach = solver_value(reader, solver, "mach", k, 0.5);
+  stream.alpha_deg = solver_value(reader, solver, "alpha_deg", k, 0.0);
+  if (equations != "euler") stream.reynolds = solver_value(reader, solver, "reynolds", k, 0.0);
+  if (equations == "rans")
+    stream.sutherland_ratio =
+        110.4 / solver_value(reader, solver, "turbulence.freestream_temperature", k, 300.0);
+  return stream;
+}
+
+// The forces integrated per case, predicted and true, and each case's row of results.
+struct AirfransCaseForces {
+  std::vector<double> cl_p, cl_t, cd_p, cd_t;
+  nlohmann::json per_case = nlohmann::json::array();
+  double integration_cl = 0, integration_cd = 0;  // largest |truth integration − solver|
+};
+
+// The row of case c (sweep index k), with its coefficients added to the forces' lists.
+nlohmann::json airfrans_case_row(const AirfransInput& in, std::size_t c, std::size_t k,
+                                 const AirfransSweepCases& s, const FreeStream& stream,
+                                 const WallRow& pw, const WallRow& tw, double p_inf,
+                                 AirfransCaseForces& forces) {
+  // A prediction with a non-positive density in a wall cell has no forces (NaN, and so
+  // the scores): it is the model's failure, not bad input.
+  ForceCoefficients pred{NAN, NAN, NAN, NAN};
+  try {
+    pred = wall_force_coefficients(pw, stream);
+  } catch (const InputError&) {
+  }
+  const ForceCoefficients truth = wall_force_coefficients(tw, stream);
+  // The wall cells' Cp (for figures), at the wall faces' midpoints.
+  std::vector<double> wall_x, cp_pred, cp_truth;
+  for (long i = 0; i < s.ni; ++i) {
+    wall_x.push_back(0.5 * (pw.x0[i] + pw.x0[i + 1]));
+    cp_pred.push_back(2 * (pw.p[i] - p_inf));
+    cp_truth.push_back(2 * (tw.p[i] - p_inf));
+  }
+  forces.cl_p.push_back(pred.cl), forces.cl_t.push_back(truth.cl);
+  forces.cd_p.push_back(pred.cd), forces.cd_t.push_back(truth.cd);
+  nlohmann::json row{{"case", in.cases[c]},
+                     {"alpha_deg", stream.alpha_deg},
+                     {"reynolds", stream.reynolds},
+                     {"cl_predicted", pred.cl},
+                     {"cl_cfd", truth.cl},
+                     {"cd_predicted", pred.cd},
+                     {"cd_cfd", truth.cd},
+                     {"cd_pressure_predicted", pred.cd_pressure},
+                     {"cd_pressure_cfd", truth.cd_pressure},
+                     {"cd_friction_predicted", pred.cd_friction},
+                     {"cd_friction_cfd", truth.cd_friction},
+                     {"wall_x", wall_x},
+                     {"wall_cp_predicted", cp_pred},
+                     {"wall_cp_cfd", cp_truth}};
+  if (s.named) row["naca"] = s.airfoils[k];
+  if (s.has_solver_forces) {
+    row["cl_solver"] = s.solver_cl[k];
+    row["cd_solver"] = s.solver_cd[k];
+    forces.integration_cl = std::max(forces.integration_cl, std::abs(truth.cl - s.solver_cl[k]));
+    forces.integration_cd = std::max(
+        forces.integration_cd, std::abs(truth.cd - s.solver_cd[k]) / std::abs(s.solver_cd[k]));
+  }
+  return row;
+}
+
+// Every case's forces; false (and the cases not all scored) when a case is not on the
+// dataset's grid. InputError on a case the sweep does not hold.
+bool airfrans_case_forces(const AirfransInput& in, const io::SweepDatasetReader& reader,
+                          const YAML::Node& solver, const std::string& equations,
+                          const AirfransSweepCases& s, const long channels[4], bool pressure_is_cp,
+                          AirfransCaseForces& forces) {
+  for (std::size_t c = 0; c < in.cases.size(); ++c) {
+    const auto found = s.index.find(in.cases[c]);
+    if (found == s.index.end())
+      throw InputError(in.sweep.string() + ": no case '" + in.cases[c] + "'");
+    const std::size_t k = found->second;
+    if (in.predicted[c].size(0) != s.ni * s.nj) return false;
+    const FreeStream stream = airfrans_free_stream(reader, solver, equations, k);
+    const double p_inf = 1 / (1.4 * stream.mach * stream.mach);
+    const io::HostArray points = reader.points(k);
+    const WallRow pw = wall_row(in.predicted[c], points, s.ni, channels, pressure_is_cp, p_inf);
+    const WallRow tw = wall_row(in.truth[c], points, s.ni, channels, pressure_is_cp, p_inf);
+    forces.per_case.push_back(airfrans_case_row(in, c, k, s, stream, pw, tw, p_inf, forces));
+  }
+  return true;
+}
+
+// The MSE of the normalised fields per channel and their mean, and of the normalised pressure
+// channel p on the wall cells.
+struct AirfransFieldErrors {
+  nlohmann::json volume = nlohmann::json::object();
+  double volume_mean = 0, surface = 0;
+};
+
+AirfransFieldErrors airfrans_field_errors(const AirfransInput& in, long ni, long nj, long p) {
+  // Normalised fields: the model's own normalisation (the training cases' mean and scale).
+  const auto& names = in.outputs.names;
+  AirfransFieldErrors e;
+  torch::NoGradGuard no_grad;
+  const auto pn = in.outputs.apply(torch::cat(in.predicted).to(torch::kFloat64));
+  const auto tn = in.outputs.apply(torch::cat(in.truth).to(torch::kFloat64));
+  const auto squared = (pn - tn).pow(2);
+  for (std::size_t ch = 0; ch < names.size(); ++ch) {
+    const double mse = squared.select(1, static_cast<long>(ch)).mean().item<double>();
+    e.volume[names[ch]] = mse;
+    e.volume_mean += mse / static_cast<double>(names.size());
+  }
+  // The wall cells (j = 0) are each case's first ni rows.
+  std::vector<torch::Tensor> wall;
+  for (std::size_t c = 0; c < in.cases.size(); ++c)
+    wall.push_back(
+        squared.slice(0, static_cast<long>(c) * ni * nj, static_cast<long>(c) * ni * nj + ni));
+  e.surface = torch::cat(wall).select(1, p).mean().item<double>();
+  return e;
+}
+
+// The coefficients' relative errors (mean and median) and rank correlations.
+void add_airfrans_force_scores(const AirfransCaseForces& f, bool has_solver_forces,
+                               nlohmann::json& out) {
+  out["cl_relative_error"] = mean_relative_error(f.cl_p, f.cl_t);
+  out["cd_relative_error"] = mean_relative_error(f.cd_p, f.cd_t);
+  std::vector<double> rel_cl, rel_cd;
+  for (std::size_t c = 0; c < f.cl_t.size(); ++c) {
+    rel_cl.push_back(std::abs(f.cl_p[c] - f.cl_t[c]) / std::abs(f.cl_t[c]));
+    rel_cd.push_back(std::abs(f.cd_p[c] - f.cd_t[c]) / std::abs(f.cd_t[c]));
+  }
+  out["cl_relative_error_median"] = median(rel_cl);
+  out["cd_relative_error_median"] = median(rel_cd);
+  out["spearman_cl"] = spearman(f.cl_p, f.cl_t);
+  out["spearman_cd"] = spearman(f.cd_p, f.cd_t);
+  if (has_solver_forces)
+    out["integration_vs_solver"] = {{"cl_max_abs_difference", f.integration_cl},
+                                    {"cd_max_relative_difference", f.integration_cd}};
+}
+
+// The published values and the targets beside the scores, and which targets are met.
+void add_airfrans_references(nlohmann::json& out) {
+  nlohmann::json published = nlohmann::json::object(), targets = nlohmann::json::object(),
+                 met = nlohmann::json::object();
+  for (const auto& r : kReferences) {
+    published[r.key] = {
+        {"mlp", std::isfinite(r.mlp) ? nlohmann::json(r.mlp) : nullptr},
+        {"transolver", std::isfinite(r.transolver) ? nlohmann::json(r.transolver) : nullptr}};
+    targets[r.key] = r.target;
+    const double value = out[r.key].get<double>();
+    met[r.key] = r.higher_is_better ? value >= r.target : value <= r.target;
+  }
+  out["published_airfrans"] = published;
+  out["targets"] = targets;
+  out["targets_met"] = met;
+}
+
+}  // namespace
+
 nlohmann::json airfrans_metrics(const AirfransInput& in) {
   const auto& names = in.outputs.names;
   const long rho = channel_of(names, "density"), u = channel_of(names, "velocity[0]"),
@@ -118,143 +306,24 @@ nlohmann::json airfrans_metrics(const AirfransInput& in) {
     return {{"skipped", "the dataset is not a sweep of the airfoil solver"}};
   const std::string equations =
       solver["equations"] ? solver["equations"].as<std::string>() : std::string("euler");
-  const auto dims = reader.dimensions();
-  const long ni = dims[0] - 1, nj = dims[1] - 1;
-  std::map<std::string, std::size_t> index;
-  const auto case_names = reader.case_names();
-  for (std::size_t k = 0; k < case_names.size(); ++k) index[case_names[k]] = k;
-  const auto results = reader.result_names();
-  const bool has_solver_forces = std::find(results.begin(), results.end(), "cl") != results.end() &&
-                                 std::find(results.begin(), results.end(), "cd") != results.end();
-  const std::vector<double> solver_cl =
-      has_solver_forces ? reader.result("cl") : std::vector<double>{};
-  const std::vector<double> solver_cd =
-      has_solver_forces ? reader.result("cd") : std::vector<double>{};
+  const AirfransSweepCases s = read_airfrans_sweep_cases(reader);
 
   const long channels[4] = {rho, u, v, p};
-  const auto parameter_names = reader.parameter_names();
-  const bool named = std::find(parameter_names.begin(), parameter_names.end(),
-                               "solver.mesh.airfoil.digits") != parameter_names.end();
-  const std::vector<std::string> airfoils =
-      named ? reader.parameter_text("solver.mesh.airfoil.digits") : std::vector<std::string>{};
-  std::vector<double> cl_p, cl_t, cd_p, cd_t;
-  nlohmann::json per_case = nlohmann::json::array();
-  double integration_cl = 0, integration_cd = 0;  // largest |truth integration − solver|
-  for (std::size_t c = 0; c < in.cases.size(); ++c) {
-    const auto found = index.find(in.cases[c]);
-    if (found == index.end())
-      throw InputError(in.sweep.string() + ": no case '" + in.cases[c] + "'");
-    const std::size_t k = found->second;
-    if (in.predicted[c].size(0) != ni * nj)
-      return {{"skipped", "the cases are not on the dataset's grid"}};
-    FreeStream stream;
-    stream.mach = solver_value(reader, solver, "mach", k, 0.5);
-    stream.alpha_deg = solver_value(reader, solver, "alpha_deg", k, 0.0);
-    if (equations != "euler") stream.reynolds = solver_value(reader, solver, "reynolds", k, 0.0);
-    if (equations == "rans")
-      stream.sutherland_ratio =
-          110.4 / solver_value(reader, solver, "turbulence.freestream_temperature", k, 300.0);
-    const double p_inf = 1 / (1.4 * stream.mach * stream.mach);
-    const io::HostArray points = reader.points(k);
-    const WallRow pw = wall_row(in.predicted[c], points, ni, channels, pressure_is_cp, p_inf);
-    const WallRow tw = wall_row(in.truth[c], points, ni, channels, pressure_is_cp, p_inf);
-    // A prediction with a non-positive density in a wall cell has no forces (NaN, and so
-    // the scores): it is the model's failure, not bad input.
-    ForceCoefficients pred{NAN, NAN, NAN, NAN};
-    try {
-      pred = wall_force_coefficients(pw, stream);
-    } catch (const InputError&) {
-    }
-    const ForceCoefficients truth = wall_force_coefficients(tw, stream);
-    // The wall cells' Cp (for figures), at the wall faces' midpoints.
-    std::vector<double> wall_x, cp_pred, cp_truth;
-    for (long i = 0; i < ni; ++i) {
-      wall_x.push_back(0.5 * (pw.x0[i] + pw.x0[i + 1]));
-      cp_pred.push_back(2 * (pw.p[i] - p_inf));
-      cp_truth.push_back(2 * (tw.p[i] - p_inf));
-    }
-    cl_p.push_back(pred.cl), cl_t.push_back(truth.cl);
-    cd_p.push_back(pred.cd), cd_t.push_back(truth.cd);
-    nlohmann::json row{{"case", in.cases[c]},
-                       {"alpha_deg", stream.alpha_deg},
-                       {"reynolds", stream.reynolds},
-                       {"cl_predicted", pred.cl},
-                       {"cl_cfd", truth.cl},
-                       {"cd_predicted", pred.cd},
-                       {"cd_cfd", truth.cd},
-                       {"cd_pressure_predicted", pred.cd_pressure},
-                       {"cd_pressure_cfd", truth.cd_pressure},
-                       {"cd_friction_predicted", pred.cd_friction},
-                       {"cd_friction_cfd", truth.cd_friction},
-                       {"wall_x", wall_x},
-                       {"wall_cp_predicted", cp_pred},
-                       {"wall_cp_cfd", cp_truth}};
-    if (named) row["naca"] = airfoils[k];
-    if (has_solver_forces) {
-      row["cl_solver"] = solver_cl[k];
-      row["cd_solver"] = solver_cd[k];
-      integration_cl = std::max(integration_cl, std::abs(truth.cl - solver_cl[k]));
-      integration_cd =
-          std::max(integration_cd, std::abs(truth.cd - solver_cd[k]) / std::abs(solver_cd[k]));
-    }
-    per_case.push_back(row);
-  }
+  AirfransCaseForces forces;
+  if (!airfrans_case_forces(in, reader, solver, equations, s, channels, pressure_is_cp, forces))
+    return {{"skipped", "the cases are not on the dataset's grid"}};
 
-  // Normalised fields: the model's own normalisation (the training cases' mean and scale).
-  nlohmann::json volume = nlohmann::json::object();
-  double volume_mean = 0, surface = 0;
-  {
-    torch::NoGradGuard no_grad;
-    const auto pn = in.outputs.apply(torch::cat(in.predicted).to(torch::kFloat64));
-    const auto tn = in.outputs.apply(torch::cat(in.truth).to(torch::kFloat64));
-    const auto squared = (pn - tn).pow(2);
-    for (std::size_t ch = 0; ch < names.size(); ++ch) {
-      const double mse = squared.select(1, static_cast<long>(ch)).mean().item<double>();
-      volume[names[ch]] = mse;
-      volume_mean += mse / static_cast<double>(names.size());
-    }
-    // The wall cells (j = 0) are each case's first ni rows.
-    std::vector<torch::Tensor> wall;
-    for (std::size_t c = 0; c < in.cases.size(); ++c)
-      wall.push_back(
-          squared.slice(0, static_cast<long>(c) * ni * nj, static_cast<long>(c) * ni * nj + ni));
-    surface = torch::cat(wall).select(1, p).mean().item<double>();
-  }
+  const AirfransFieldErrors errors = airfrans_field_errors(in, s.ni, s.nj, p);
   nlohmann::json out;
   out["cases"] = in.cases.size();
   out["equations"] = equations;
-  out["volume_mse"] = volume;
-  out["volume_mse_mean"] = volume_mean;
-  out["surface_pressure_mse"] = surface;
+  out["volume_mse"] = errors.volume;
+  out["volume_mse_mean"] = errors.volume_mean;
+  out["surface_pressure_mse"] = errors.surface;
   out["surface_pressure_channel"] = names[static_cast<std::size_t>(p)];
-  out["cl_relative_error"] = mean_relative_error(cl_p, cl_t);
-  out["cd_relative_error"] = mean_relative_error(cd_p, cd_t);
-  std::vector<double> rel_cl, rel_cd;
-  for (std::size_t c = 0; c < cl_t.size(); ++c) {
-    rel_cl.push_back(std::abs(cl_p[c] - cl_t[c]) / std::abs(cl_t[c]));
-    rel_cd.push_back(std::abs(cd_p[c] - cd_t[c]) / std::abs(cd_t[c]));
-  }
-  out["cl_relative_error_median"] = median(rel_cl);
-  out["cd_relative_error_median"] = median(rel_cd);
-  out["spearman_cl"] = spearman(cl_p, cl_t);
-  out["spearman_cd"] = spearman(cd_p, cd_t);
-  if (has_solver_forces)
-    out["integration_vs_solver"] = {{"cl_max_abs_difference", integration_cl},
-                                    {"cd_max_relative_difference", integration_cd}};
-  nlohmann::json published = nlohmann::json::object(), targets = nlohmann::json::object(),
-                 met = nlohmann::json::object();
-  for (const auto& r : kReferences) {
-    published[r.key] = {
-        {"mlp", std::isfinite(r.mlp) ? nlohmann::json(r.mlp) : nullptr},
-        {"transolver", std::isfinite(r.transolver) ? nlohmann::json(r.transolver) : nullptr}};
-    targets[r.key] = r.target;
-    const double value = out[r.key].get<double>();
-    met[r.key] = r.higher_is_better ? value >= r.target : value <= r.target;
-  }
-  out["published_airfrans"] = published;
-  out["targets"] = targets;
-  out["targets_met"] = met;
-  out["per_case"] = per_case;
+  add_airfrans_force_scores(forces, s.has_solver_forces, out);
+  add_airfrans_references(out);
+  out["per_case"] = forces.per_case;
   return out;
 }
 

@@ -124,6 +124,131 @@ std::vector<CollectionCase> collection_cases_of(const CaseNode& c, std::string* 
   }
 }
 
+// Fails on two cases of one name: names key the cache and the splits.
+void check_collection_names_unique(const CaseNode& c, const std::vector<CollectionCase>& cases) {
+  std::set<std::string> unique;
+  for (const auto& k : cases)
+    if (!unique.insert(k.name).second)
+      c.fail("files", "two cases are named '" + k.name + "' (" + k.where +
+                          "); give the manifest a `name` column");
+}
+
+// Rows of every case: from the cache when it matches, else read and cached.
+io::CollectionCache collection_cached_rows(const CaseNode& c, const CollectionChannelSpec& spec,
+                                           const std::vector<CollectionCase>& cases,
+                                           const std::string& manifest_text) {
+  const fs::path cache_path = collection_cache_path(c);
+  const std::string fingerprint = collection_fingerprint(spec, cases, manifest_text);
+  std::string why;
+  std::optional<io::CollectionCache> cache =
+      io::read_collection_cache(cache_path, fingerprint, &why);
+  if (cache) {
+    spdlog::info("data: {} cases from the cache {}", cache->cases.size(), cache_path.string());
+  } else {
+    spdlog::info("data: reading {} files ({}; cache {})", cases.size(), why, cache_path.string());
+    io::CollectionCache built;
+    built.fingerprint = fingerprint;
+    for (const auto& k : cases) {
+      CollectionRows rows = collection_rows(io::read_vtk(k.file), k, spec);
+      if (built.cases.empty()) {
+        built.input_names = rows.input_names;
+        built.output_names = rows.output_names;
+      } else if (rows.input_names != built.input_names || rows.output_names != built.output_names) {
+        throw InputError(
+            fmt::format("its channels ({} → {}) differ from the first case's ({} → {})",
+                        fmt::join(rows.input_names, ", "), fmt::join(rows.output_names, ", "),
+                        fmt::join(built.input_names, ", "), fmt::join(built.output_names, ", ")),
+            {k.file.string()});
+      }
+      built.cases.push_back({k.name, rows.inputs, rows.targets, rows.weights, rows.grid});
+    }
+    try {
+      io::write_collection_cache(cache_path, built);
+    } catch (const Error& e) {
+      spdlog::warn("data: no cache written ({}); the files will be read again next time", e.what());
+    }
+    cache = std::move(built);
+  }
+  return std::move(*cache);
+}
+
+// Groups of cases that stay together, shuffled, then cut by the fractions (as for sweeps).
+std::vector<std::vector<std::size_t>> collection_case_groups(
+    const CaseNode& c, const std::vector<CollectionCase>& cases) {
+  std::map<std::string, std::vector<std::size_t>> groups;
+  const auto group_by = c.strings("group_by");
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    std::string key = group_by.empty() ? cases[k].name : "";
+    for (const auto& column : group_by) {
+      auto it = cases[k].parameters.find(column);
+      if (it == cases[k].parameters.end())
+        c.fail("group_by", "case '" + cases[k].name + "' (" + cases[k].where +
+                               ") has no manifest column '" + column + "'");
+      key += it->second + "\x1f";
+    }
+    groups[key].push_back(k);
+  }
+  std::vector<std::vector<std::size_t>> order;
+  for (auto& [key, members] : groups) order.push_back(members);
+  std::mt19937_64 engine(static_cast<std::uint64_t>(c.integer("seed")));
+  for (std::size_t i = order.size(); i > 1; --i) {
+    std::uniform_int_distribution<std::size_t> pick(0, i - 1);
+    std::swap(order[i - 1], order[pick(engine)]);
+  }
+  return order;
+}
+
+// The grid every cached case shares (a grid network's cases); fails on one that differs.
+std::vector<long> collection_cached_grid(const CaseNode& c, const io::CollectionCache& cache) {
+  std::vector<std::string> names;
+  std::vector<std::vector<long>> grids;
+  for (const auto& cached : cache.cases) {
+    names.push_back(cached.name);
+    grids.push_back(cached.grid);
+  }
+  return shared_grid_of(c, names, grids);
+}
+
+// The rows of the cases of groups [first, last), not normalised; their names are appended.
+TensorSet assemble_collection_cases(const io::CollectionCache& cache,
+                                    const std::vector<std::vector<std::size_t>>& order,
+                                    bool weighted, std::size_t first, std::size_t last,
+                                    std::vector<std::string>& names) {
+  std::vector<torch::Tensor> xs, ys, ws;
+  for (std::size_t gi = first; gi < last; ++gi)
+    for (std::size_t k : order[gi]) {
+      const auto& cached = cache.cases[k];
+      names.push_back(cached.name);
+      xs.push_back(collection_tensor(cached.inputs));
+      ys.push_back(collection_tensor(cached.targets));
+      if (weighted) ws.push_back(collection_tensor(cached.weights).reshape({-1}));
+    }
+  TensorSet set;
+  const long cin = static_cast<long>(cache.input_names.size()),
+             cout = static_cast<long>(cache.output_names.size());
+  set.inputs = xs.empty() ? torch::empty({0, cin}, torch::kFloat64) : torch::cat(xs);
+  set.targets = ys.empty() ? torch::empty({0, cout}, torch::kFloat64) : torch::cat(ys);
+  if (weighted) set.weights = ws.empty() ? torch::empty({0}, torch::kFloat64) : torch::cat(ws);
+  return set;
+}
+
+// Normalises a set, lays it out as grid batches when the cases share a grid, and converts it
+// to the section's dtype.
+void finish_collection_set(TensorSet& set, const FieldDataset& data, bool weighted,
+                           double mean_weight, const std::vector<long>& grid, torch::Dtype dtype) {
+  set.inputs = data.inputs.apply(set.inputs);
+  set.targets = data.outputs.apply(set.targets);
+  if (weighted) set.weights = set.weights / mean_weight;
+  if (!grid.empty()) {
+    set.inputs = as_grid_batch(set.inputs, grid);
+    set.targets = as_grid_batch(set.targets, grid);
+    if (weighted) set.weights = set.weights.reshape({-1, grid[1], grid[0]});
+  }
+  set.inputs = set.inputs.to(dtype).contiguous();
+  set.targets = set.targets.to(dtype).contiguous();
+  if (weighted) set.weights = set.weights.to(dtype).contiguous();
+}
+
 }  // namespace
 
 Schema CollectionDataset::schema() {
@@ -184,67 +309,10 @@ FieldDataset CollectionDataset::load(const CaseNode& c, surrogates::SampleLayout
   const CollectionChannelSpec spec = collection_spec_of(c);
   std::string manifest_text;
   const std::vector<CollectionCase> cases = collection_cases_of(c, &manifest_text);
-  std::set<std::string> unique;
-  for (const auto& k : cases)
-    if (!unique.insert(k.name).second)
-      c.fail("files", "two cases are named '" + k.name + "' (" + k.where +
-                          "); give the manifest a `name` column");
+  check_collection_names_unique(c, cases);
+  const io::CollectionCache cache = collection_cached_rows(c, spec, cases, manifest_text);
 
-  // Rows of every case: from the cache when it matches, else read and cached.
-  const fs::path cache_path = collection_cache_path(c);
-  const std::string fingerprint = collection_fingerprint(spec, cases, manifest_text);
-  std::string why;
-  std::optional<io::CollectionCache> cache =
-      io::read_collection_cache(cache_path, fingerprint, &why);
-  if (cache) {
-    spdlog::info("data: {} cases from the cache {}", cache->cases.size(), cache_path.string());
-  } else {
-    spdlog::info("data: reading {} files ({}; cache {})", cases.size(), why, cache_path.string());
-    io::CollectionCache built;
-    built.fingerprint = fingerprint;
-    for (const auto& k : cases) {
-      CollectionRows rows = collection_rows(io::read_vtk(k.file), k, spec);
-      if (built.cases.empty()) {
-        built.input_names = rows.input_names;
-        built.output_names = rows.output_names;
-      } else if (rows.input_names != built.input_names || rows.output_names != built.output_names) {
-        throw InputError(
-            fmt::format("its channels ({} → {}) differ from the first case's ({} → {})",
-                        fmt::join(rows.input_names, ", "), fmt::join(rows.output_names, ", "),
-                        fmt::join(built.input_names, ", "), fmt::join(built.output_names, ", ")),
-            {k.file.string()});
-      }
-      built.cases.push_back({k.name, rows.inputs, rows.targets, rows.weights, rows.grid});
-    }
-    try {
-      io::write_collection_cache(cache_path, built);
-    } catch (const Error& e) {
-      spdlog::warn("data: no cache written ({}); the files will be read again next time", e.what());
-    }
-    cache = std::move(built);
-  }
-
-  // Groups of cases that stay together, shuffled, then cut by the fractions (as for sweeps).
-  std::map<std::string, std::vector<std::size_t>> groups;
-  const auto group_by = c.strings("group_by");
-  for (std::size_t k = 0; k < cases.size(); ++k) {
-    std::string key = group_by.empty() ? cases[k].name : "";
-    for (const auto& column : group_by) {
-      auto it = cases[k].parameters.find(column);
-      if (it == cases[k].parameters.end())
-        c.fail("group_by", "case '" + cases[k].name + "' (" + cases[k].where +
-                               ") has no manifest column '" + column + "'");
-      key += it->second + "\x1f";
-    }
-    groups[key].push_back(k);
-  }
-  std::vector<std::vector<std::size_t>> order;
-  for (auto& [key, members] : groups) order.push_back(members);
-  std::mt19937_64 engine(static_cast<std::uint64_t>(c.integer("seed")));
-  for (std::size_t i = order.size(); i > 1; --i) {
-    std::uniform_int_distribution<std::size_t> pick(0, i - 1);
-    std::swap(order[i - 1], order[pick(engine)]);
-  }
+  const auto order = collection_case_groups(c, cases);
   const std::size_t g = order.size();
   const auto n_train = static_cast<std::size_t>(std::lround(split[0] * static_cast<double>(g)));
   const auto n_valid = std::min(
@@ -259,61 +327,26 @@ FieldDataset CollectionDataset::load(const CaseNode& c, surrogates::SampleLayout
   data.input_domains = {{"points", surrogates::PointInputs{3}}};
   std::vector<long> grid;
   if (layout == surrogates::SampleLayout::kGrid) {
-    std::vector<std::string> names;
-    std::vector<std::vector<long>> grids;
-    for (const auto& cached : cache->cases) {
-      names.push_back(cached.name);
-      grids.push_back(cached.grid);
-    }
-    grid = shared_grid_of(c, names, grids);
+    grid = collection_cached_grid(c, cache);
     data.input_domains = {surrogates::grid_cells_input(grid)};
   }
   data.source = spec.to_json();
   const bool weighted = !spec.weight.empty();
-  auto assemble = [&](std::size_t first, std::size_t last, std::vector<std::string>& names) {
-    std::vector<torch::Tensor> xs, ys, ws;
-    for (std::size_t gi = first; gi < last; ++gi)
-      for (std::size_t k : order[gi]) {
-        const auto& cached = cache->cases[k];
-        names.push_back(cached.name);
-        xs.push_back(collection_tensor(cached.inputs));
-        ys.push_back(collection_tensor(cached.targets));
-        if (weighted) ws.push_back(collection_tensor(cached.weights).reshape({-1}));
-      }
-    TensorSet set;
-    const long cin = static_cast<long>(cache->input_names.size()),
-               cout = static_cast<long>(cache->output_names.size());
-    set.inputs = xs.empty() ? torch::empty({0, cin}, torch::kFloat64) : torch::cat(xs);
-    set.targets = ys.empty() ? torch::empty({0, cout}, torch::kFloat64) : torch::cat(ys);
-    if (weighted) set.weights = ws.empty() ? torch::empty({0}, torch::kFloat64) : torch::cat(ws);
-    return set;
-  };
-  TensorSet train = assemble(0, n_train, data.train_cases);
-  TensorSet valid = assemble(n_train, n_train + n_valid, data.validation_cases);
-  TensorSet test = assemble(n_train + n_valid, g, data.test_cases);
+  TensorSet train = assemble_collection_cases(cache, order, weighted, 0, n_train, data.train_cases);
+  TensorSet valid = assemble_collection_cases(cache, order, weighted, n_train, n_train + n_valid,
+                                              data.validation_cases);
+  TensorSet test =
+      assemble_collection_cases(cache, order, weighted, n_train + n_valid, g, data.test_cases);
   if (train.rows() == 0) c.fail("files", "the training cases hold no rows");
-  data.inputs = collection_statistics(train.inputs, cache->input_names);
-  data.outputs = collection_statistics(train.targets, cache->output_names);
+  data.inputs = collection_statistics(train.inputs, cache.input_names);
+  data.outputs = collection_statistics(train.targets, cache.output_names);
   const double mean_weight = weighted ? train.weights.mean().item<double>() : 1.0;
   if (weighted && !(mean_weight > 0))
     c.fail("weight", "the weight '" + spec.weight + "' has no positive mean on the training cases");
   const auto dtype = c.string("dtype") == "float64" ? torch::kFloat64 : torch::kFloat32;
-  auto finish = [&](TensorSet& set) {
-    set.inputs = data.inputs.apply(set.inputs);
-    set.targets = data.outputs.apply(set.targets);
-    if (weighted) set.weights = set.weights / mean_weight;
-    if (!grid.empty()) {
-      set.inputs = as_grid_batch(set.inputs, grid);
-      set.targets = as_grid_batch(set.targets, grid);
-      if (weighted) set.weights = set.weights.reshape({-1, grid[1], grid[0]});
-    }
-    set.inputs = set.inputs.to(dtype).contiguous();
-    set.targets = set.targets.to(dtype).contiguous();
-    if (weighted) set.weights = set.weights.to(dtype).contiguous();
-  };
-  finish(train);
-  finish(valid);
-  finish(test);
+  finish_collection_set(train, data, weighted, mean_weight, grid, dtype);
+  finish_collection_set(valid, data, weighted, mean_weight, grid, dtype);
+  finish_collection_set(test, data, weighted, mean_weight, grid, dtype);
   data.train = std::move(train);
   data.validation = std::move(valid);
   data.test = std::move(test);

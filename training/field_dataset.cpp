@@ -230,34 +230,31 @@ struct ModelStatistics {
   const Normalization& outputs;
 };
 
-FieldDataset load_field_dataset(const CaseNode& c, surrogates::SampleLayout layout,
-                                const ModelStatistics* model) {
-  const auto split = c.reals("split");
-  if (std::abs(split[0] + split[1] + split[2] - 1) > 1e-9 ||
-      *std::min_element(split.begin(), split.end()) < 0)
-    c.fail("split", "the three fractions must be non-negative and sum to 1");
-  const io::SweepDatasetReader reader(c.string("path"));
-  if (reader.kind() != io::MeshKind::kStructured)
-    c.fail("path",
-           "training datasets need a structured grid (the airfoil solver's); this sweep has a " +
-               io::to_string(reader.kind()) + " mesh");
-  const auto dims = reader.dimensions();
-  FieldDataset data;
-  data.layout = layout;
-  const long ni = dims[0] - 1, nj = dims[1] - 1;
-  data.input_domains = {surrogates::grid_cells_input({ni, nj})};
-  ChannelReader channels(reader, c, ni, nj);
-  const auto input_names = channels.expand(c.strings("inputs"), "inputs");
-  const auto output_names = channels.expand(c.strings("outputs"), "outputs");
-  if (output_names.empty()) c.fail("outputs", "needs at least one output channel");
-  const auto parameters = c.strings("parameters");
-  for (const auto& p : parameters) channels.check_scalar(p, "parameters");
-  const std::string weight = c.string("weight");
-  if (!weight.empty()) channels.expand({weight}, "weight");
+// The channel names the section asks for, expanded (fails on one the dataset lacks).
+struct SweepChannelNames {
+  std::vector<std::string> inputs, outputs, parameters;
+  std::string weight;
+};
 
-  // Groups of cases that must stay together, shuffled, then cut by the fractions.
-  const std::size_t cases = reader.cases();
-  const auto names = reader.case_names();
+SweepChannelNames sweep_channel_names(const CaseNode& c, const ChannelReader& channels) {
+  SweepChannelNames n;
+  n.inputs = channels.expand(c.strings("inputs"), "inputs");
+  n.outputs = channels.expand(c.strings("outputs"), "outputs");
+  if (n.outputs.empty()) c.fail("outputs", "needs at least one output channel");
+  n.parameters = c.strings("parameters");
+  for (const auto& p : n.parameters) channels.check_scalar(p, "parameters");
+  n.weight = c.string("weight");
+  if (!n.weight.empty()) channels.expand({n.weight}, "weight");
+  return n;
+}
+
+// Groups of cases that must stay together, shuffled (the split cuts this order by the
+// fractions). Unconverged cases are listed in data, and left out unless the section keeps them.
+std::vector<std::vector<std::size_t>> sweep_case_groups(const CaseNode& c,
+                                                        const io::SweepDatasetReader& reader,
+                                                        const ChannelReader& channels,
+                                                        const std::vector<std::string>& names,
+                                                        std::size_t cases, FieldDataset& data) {
   std::map<std::string, std::vector<std::size_t>> groups;
   std::vector<std::vector<std::string>> group_values;
   for (const auto& g : c.strings("group_by")) {
@@ -288,6 +285,117 @@ FieldDataset load_field_dataset(const CaseNode& c, surrogates::SampleLayout layo
     std::uniform_int_distribution<std::size_t> pick(0, i - 1);
     std::swap(order[i - 1], order[pick(engine)]);
   }
+  return order;
+}
+
+// The cases of groups [first, last) as [cases, C, cells] tensors (float64, not normalised);
+// their names are appended to case_names.
+TensorSet assemble_sweep_cases(ChannelReader& channels, const SweepChannelNames& n,
+                               const std::vector<std::vector<std::size_t>>& order,
+                               const std::vector<std::string>& names, std::size_t first,
+                               std::size_t last, std::vector<std::string>& case_names) {
+  std::vector<torch::Tensor> xs, ys, ws;
+  for (std::size_t gi = first; gi < last; ++gi)
+    for (std::size_t k : order[gi]) {
+      case_names.push_back(names[k]);
+      xs.push_back(channels.read(n.inputs, n.parameters, k));
+      ys.push_back(channels.read(n.outputs, {}, k));
+      if (!n.weight.empty()) ws.push_back(channels.read({n.weight}, {}, k)[0]);
+    }
+  TensorSet set;
+  if (xs.empty()) {
+    const long cin = static_cast<long>(n.inputs.size() + n.parameters.size());
+    set.inputs = torch::empty({0, cin}, torch::kFloat64);
+    set.targets = torch::empty({0, static_cast<long>(n.outputs.size())}, torch::kFloat64);
+    if (!n.weight.empty()) set.weights = torch::empty({0}, torch::kFloat64);
+    return set;
+  }
+  set.inputs = torch::stack(xs);  // [cases, C, cells]
+  set.targets = torch::stack(ys);
+  if (!n.weight.empty()) set.weights = torch::stack(ws);  // [cases, cells]
+  return set;
+}
+
+// The normalisation: a trained model's (which must read and predict these channels), else the
+// training cases' statistics.
+void set_sweep_normalisation(const CaseNode& c, const ModelStatistics* model,
+                             const TensorSet& train, const SweepChannelNames& n,
+                             FieldDataset& data) {
+  std::vector<std::string> all_inputs = n.inputs;
+  all_inputs.insert(all_inputs.end(), n.parameters.begin(), n.parameters.end());
+  if (model) {
+    if (model->inputs.names != all_inputs || model->outputs.names != n.outputs)
+      c.fail("path", fmt::format("the model reads [{}] and predicts [{}]; this dataset gives "
+                                 "[{}] and [{}]",
+                                 fmt::join(model->inputs.names, ", "),
+                                 fmt::join(model->outputs.names, ", "), fmt::join(all_inputs, ", "),
+                                 fmt::join(n.outputs, ", ")));
+    data.inputs = model->inputs;
+    data.outputs = model->outputs;
+  } else {
+    data.inputs = statistics(train.inputs, all_inputs);
+    data.outputs = statistics(train.targets, n.outputs);
+  }
+}
+
+// The mean of the weights the loss is divided by (1 without weights); fails on one that is
+// not positive.
+double sweep_mean_weight(const CaseNode& c, const TensorSet& weighted, const std::string& weight) {
+  const double mean_weight = weighted.weights.defined() && weighted.rows() > 0
+                                 ? weighted.weights.mean().item<double>()
+                                 : 1.0;
+  if (weighted.weights.defined() && !(mean_weight > 0))
+    c.fail("weight",
+           "the weight field '" + weight + "' has no positive mean on the training cases");
+  return mean_weight;
+}
+
+// Normalises a set and lays it out for the network: [cases, C, nj, ni] for a grid, else
+// [cases·cells, C]; then to the section's dtype.
+void finish_sweep_set(TensorSet& set, const FieldDataset& data, double mean_weight, long ni,
+                      long nj, torch::Dtype dtype) {
+  if (set.rows() > 0 && set.inputs.dim() == 3) {
+    set.inputs = data.inputs.apply(set.inputs);
+    set.targets = data.outputs.apply(set.targets);
+    if (set.weights.defined()) set.weights = set.weights / mean_weight;
+    if (data.layout == surrogates::SampleLayout::kGrid) {
+      set.inputs = set.inputs.reshape({set.inputs.size(0), set.inputs.size(1), nj, ni});
+      set.targets = set.targets.reshape({set.targets.size(0), set.targets.size(1), nj, ni});
+      if (set.weights.defined()) set.weights = set.weights.reshape({set.weights.size(0), nj, ni});
+    } else {
+      // [cases, C, cells] → [cases·cells, C]
+      set.inputs = set.inputs.permute({0, 2, 1}).reshape({-1, set.inputs.size(1)});
+      set.targets = set.targets.permute({0, 2, 1}).reshape({-1, set.targets.size(1)});
+      if (set.weights.defined()) set.weights = set.weights.reshape({-1});
+    }
+  }
+  set.inputs = set.inputs.to(dtype).contiguous();
+  set.targets = set.targets.to(dtype).contiguous();
+  if (set.weights.defined()) set.weights = set.weights.to(dtype).contiguous();
+}
+
+FieldDataset load_field_dataset(const CaseNode& c, surrogates::SampleLayout layout,
+                                const ModelStatistics* model) {
+  const auto split = c.reals("split");
+  if (std::abs(split[0] + split[1] + split[2] - 1) > 1e-9 ||
+      *std::min_element(split.begin(), split.end()) < 0)
+    c.fail("split", "the three fractions must be non-negative and sum to 1");
+  const io::SweepDatasetReader reader(c.string("path"));
+  if (reader.kind() != io::MeshKind::kStructured)
+    c.fail("path",
+           "training datasets need a structured grid (the airfoil solver's); this sweep has a " +
+               io::to_string(reader.kind()) + " mesh");
+  const auto dims = reader.dimensions();
+  FieldDataset data;
+  data.layout = layout;
+  const long ni = dims[0] - 1, nj = dims[1] - 1;
+  data.input_domains = {surrogates::grid_cells_input({ni, nj})};
+  ChannelReader channels(reader, c, ni, nj);
+  const SweepChannelNames channel_names = sweep_channel_names(c, channels);
+
+  const std::size_t cases = reader.cases();
+  const auto names = reader.case_names();
+  const auto order = sweep_case_groups(c, reader, channels, names, cases, data);
   const std::size_t g = order.size();
   const std::size_t n_train =
       model ? 0 : static_cast<std::size_t>(std::lround(split[0] * static_cast<double>(g)));
@@ -307,78 +415,18 @@ FieldDataset load_field_dataset(const CaseNode& c, surrogates::SampleLayout layo
                     g, split[0]));
 
   const auto dtype = c.string("dtype") == "float64" ? torch::kFloat64 : torch::kFloat32;
-  auto assemble = [&](std::size_t first, std::size_t last, std::vector<std::string>& case_names) {
-    std::vector<torch::Tensor> xs, ys, ws;
-    for (std::size_t gi = first; gi < last; ++gi)
-      for (std::size_t k : order[gi]) {
-        case_names.push_back(names[k]);
-        xs.push_back(channels.read(input_names, parameters, k));
-        ys.push_back(channels.read(output_names, {}, k));
-        if (!weight.empty()) ws.push_back(channels.read({weight}, {}, k)[0]);
-      }
-    TensorSet set;
-    if (xs.empty()) {
-      const long cin = static_cast<long>(input_names.size() + parameters.size());
-      set.inputs = torch::empty({0, cin}, torch::kFloat64);
-      set.targets = torch::empty({0, static_cast<long>(output_names.size())}, torch::kFloat64);
-      if (!weight.empty()) set.weights = torch::empty({0}, torch::kFloat64);
-      return set;
-    }
-    set.inputs = torch::stack(xs);  // [cases, C, cells]
-    set.targets = torch::stack(ys);
-    if (!weight.empty()) set.weights = torch::stack(ws);  // [cases, cells]
-    return set;
-  };
-  TensorSet train = assemble(0, n_train, data.train_cases);
-  TensorSet valid = assemble(n_train, n_train + n_valid, data.validation_cases);
-  TensorSet test = assemble(n_train + n_valid, g, data.test_cases);
+  TensorSet train =
+      assemble_sweep_cases(channels, channel_names, order, names, 0, n_train, data.train_cases);
+  TensorSet valid = assemble_sweep_cases(channels, channel_names, order, names, n_train,
+                                         n_train + n_valid, data.validation_cases);
+  TensorSet test = assemble_sweep_cases(channels, channel_names, order, names, n_train + n_valid, g,
+                                        data.test_cases);
 
-  std::vector<std::string> all_inputs = input_names;
-  all_inputs.insert(all_inputs.end(), parameters.begin(), parameters.end());
-  if (model) {
-    if (model->inputs.names != all_inputs || model->outputs.names != output_names)
-      c.fail("path", fmt::format("the model reads [{}] and predicts [{}]; this dataset gives "
-                                 "[{}] and [{}]",
-                                 fmt::join(model->inputs.names, ", "),
-                                 fmt::join(model->outputs.names, ", "), fmt::join(all_inputs, ", "),
-                                 fmt::join(output_names, ", ")));
-    data.inputs = model->inputs;
-    data.outputs = model->outputs;
-  } else {
-    data.inputs = statistics(train.inputs, all_inputs);
-    data.outputs = statistics(train.targets, output_names);
-  }
-  const TensorSet& weighted = model ? test : train;
-  const double mean_weight = weighted.weights.defined() && weighted.rows() > 0
-                                 ? weighted.weights.mean().item<double>()
-                                 : 1.0;
-  if (weighted.weights.defined() && !(mean_weight > 0))
-    c.fail("weight",
-           "the weight field '" + weight + "' has no positive mean on the training cases");
-
-  auto finish = [&](TensorSet& set) {
-    if (set.rows() > 0 && set.inputs.dim() == 3) {
-      set.inputs = data.inputs.apply(set.inputs);
-      set.targets = data.outputs.apply(set.targets);
-      if (set.weights.defined()) set.weights = set.weights / mean_weight;
-      if (data.layout == surrogates::SampleLayout::kGrid) {
-        set.inputs = set.inputs.reshape({set.inputs.size(0), set.inputs.size(1), nj, ni});
-        set.targets = set.targets.reshape({set.targets.size(0), set.targets.size(1), nj, ni});
-        if (set.weights.defined()) set.weights = set.weights.reshape({set.weights.size(0), nj, ni});
-      } else {
-        // [cases, C, cells] → [cases·cells, C]
-        set.inputs = set.inputs.permute({0, 2, 1}).reshape({-1, set.inputs.size(1)});
-        set.targets = set.targets.permute({0, 2, 1}).reshape({-1, set.targets.size(1)});
-        if (set.weights.defined()) set.weights = set.weights.reshape({-1});
-      }
-    }
-    set.inputs = set.inputs.to(dtype).contiguous();
-    set.targets = set.targets.to(dtype).contiguous();
-    if (set.weights.defined()) set.weights = set.weights.to(dtype).contiguous();
-  };
-  finish(train);
-  finish(valid);
-  finish(test);
+  set_sweep_normalisation(c, model, train, channel_names, data);
+  const double mean_weight = sweep_mean_weight(c, model ? test : train, channel_names.weight);
+  finish_sweep_set(train, data, mean_weight, ni, nj, dtype);
+  finish_sweep_set(valid, data, mean_weight, ni, nj, dtype);
+  finish_sweep_set(test, data, mean_weight, ni, nj, dtype);
   data.train = std::move(train);
   data.validation = std::move(valid);
   data.test = std::move(test);

@@ -186,57 +186,52 @@ void FieldFamily::train(const TrainRequest& request, nlohmann::json& results) {
   }
 }
 
-void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& results) {
-  auto model = surrogates::Surrogate::load(request.model);
-  const auto& metadata = model->metadata();
-  const auto data_section = metadata.training.find("data");
-  if (data_section == metadata.training.end() || !data_section->is_object())
-    throw InputError(request.model.string() +
-                     ": the model does not record its data section (trained before surrox "
-                     "0.2 or exported from Python); retrain it with `surrox train` to evaluate it");
+// Every case of request.data, read as the model's training data section reads (same channels,
+// parameters, dtype and convergence rule) and normalised with the model's statistics.
+FieldDataset load_field_evaluation_data(const EvaluateRequest& request,
+                                        const surrogates::SurrogateMetadata& metadata,
+                                        const nlohmann::json& data_section,
+                                        const std::string& type) {
   // The training data section with the path replaced: same channels, parameters, dtype and
   // convergence rule, every case evaluated. Models from before data types are sweeps.
   Schema schema("The data section a field model was trained with.");
   schema.component("data", field_data_sources(), "the data and its channels")
       .default_type(kDefaultFieldDataSource);
-  const std::string type = data_section->value("type", std::string(kDefaultFieldDataSource));
   const auto source = field_data_sources().at(type, {request.model.string()}).make();
   const io::CaseFile section = io::load_case_text(
-      "data: " + data_section->dump(), request.model.string() + " (data section)", schema,
+      "data: " + data_section.dump(), request.model.string() + " (data section)", schema,
       {"data." + source->data_key() + "=" + std::filesystem::absolute(request.data).string()});
-  const FieldDataset data = source->load_all(section.root.section("data"), metadata.layout,
-                                             metadata.inputs, metadata.outputs);
-  if (!data.unconverged_cases_left_out.empty())
-    spdlog::warn("data: left out {} unconverged case(s) ({}), as in training",
-                 data.unconverged_cases_left_out.size(),
-                 fmt::join(data.unconverged_cases_left_out, ", "));
-  if (data.test.rows() == 0)
-    throw InputError(request.data.string() + ": no case to evaluate the model on");
-  // A grid network needs the grid it was trained on (as the couplers check).
-  model->check_fits(data.input_domains, data.inputs.names, data.outputs.names);
+  return source->load_all(section.root.section("data"), metadata.layout, metadata.inputs,
+                          metadata.outputs);
+}
 
-  const torch::Tensor prediction = predict_split(*model, data, data.test);
-  const torch::Tensor truth = data.outputs.invert(data.test.targets);
+// Per case [rows, C]: the rows of a case are contiguous (points layout; cases of a file
+// collection differ in size) or its own row (grid layout).
+std::vector<torch::Tensor> field_rows_per_case(const torch::Tensor& t, const FieldDataset& data,
+                                               surrogates::SampleLayout layout, long cases) {
+  std::vector<torch::Tensor> parts;
+  if (layout == surrogates::SampleLayout::kGrid) {
+    for (long k = 0; k < cases; ++k) parts.push_back(t[k].reshape({t.size(1), -1}).t());
+    return parts;
+  }
+  std::vector<long> rows = data.test_case_rows;
+  if (rows.empty()) rows.assign(static_cast<std::size_t>(cases), t.size(0) / cases);
+  long first = 0;
+  for (long n : rows) {
+    parts.push_back(t.slice(0, first, first + n));
+    first += n;
+  }
+  return parts;
+}
+
+// case_errors.csv's text: each case's relative L2 error per channel; the median and largest
+// over the cases per channel go to medians and worst.
+std::string field_case_errors_csv(const std::vector<torch::Tensor>& p_cases,
+                                  const std::vector<torch::Tensor>& t_cases,
+                                  const FieldDataset& data, std::vector<double>& medians,
+                                  std::vector<double>& worst) {
   const std::vector<std::string>& channels = data.outputs.names;
   const long cases = static_cast<long>(data.test_cases.size());
-  // Per case [rows, C]: the rows of a case are contiguous (points layout; cases of a file
-  // collection differ in size) or its own row (grid layout).
-  const auto per_case = [&](const torch::Tensor& t) {
-    std::vector<torch::Tensor> parts;
-    if (metadata.layout == surrogates::SampleLayout::kGrid) {
-      for (long k = 0; k < cases; ++k) parts.push_back(t[k].reshape({t.size(1), -1}).t());
-      return parts;
-    }
-    std::vector<long> rows = data.test_case_rows;
-    if (rows.empty()) rows.assign(static_cast<std::size_t>(cases), t.size(0) / cases);
-    long first = 0;
-    for (long n : rows) {
-      parts.push_back(t.slice(0, first, first + n));
-      first += n;
-    }
-    return parts;
-  };
-  const std::vector<torch::Tensor> p_cases = per_case(prediction), t_cases = per_case(truth);
   std::vector<std::vector<double>> case_errors(channels.size());
   std::ostringstream csv;
   csv << "case," << fmt::format("{}", fmt::join(channels, ",")) << "\n";
@@ -249,11 +244,21 @@ void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& resul
     }
     csv << "\n";
   }
-  std::vector<double> medians, worst;
   for (const auto& e : case_errors) {
     medians.push_back(median_of(e));
     worst.push_back(*std::max_element(e.begin(), e.end()));
   }
+  return csv.str();
+}
+
+// The relative L2 errors per group of cases: those the model trained on (training or
+// validation), those its training held out (test) and those it never saw.
+nlohmann::json field_errors_by_case_group(const surrogates::SurrogateMetadata& metadata,
+                                          const FieldDataset& data,
+                                          const std::vector<torch::Tensor>& p_cases,
+                                          const std::vector<torch::Tensor>& t_cases) {
+  const std::vector<std::string>& channels = data.outputs.names;
+  const long cases = static_cast<long>(data.test_cases.size());
   // Split by what the model saw: errors on its own test cases are what training reported;
   // errors on cases it trained on are not evidence of generalisation.
   const auto listed = [&](const char* key) {
@@ -288,6 +293,52 @@ void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& resul
         {"cases", members.size()},
         {"relative_l2", by_channel(channels, relative_l2(rows(p_cases), rows(t_cases)))}};
   }
+  return by_group;
+}
+
+// case_errors.csv and (for airfoil sweeps) airfrans.md in the output folder, listed in
+// results["outputs"].
+void write_field_evaluation_files(const std::filesystem::path& output_dir, const std::string& csv,
+                                  const std::string& airfrans, nlohmann::json& results) {
+  std::filesystem::create_directories(output_dir);
+  write_text_atomically(output_dir / "case_errors.csv", csv);
+  results["outputs"] = {{"case_errors_csv", (output_dir / "case_errors.csv").string()}};
+  if (!airfrans.empty()) {
+    write_text_atomically(output_dir / "airfrans.md", airfrans);
+    results["outputs"]["airfrans_md"] = (output_dir / "airfrans.md").string();
+  }
+}
+
+void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& results) {
+  auto model = surrogates::Surrogate::load(request.model);
+  const auto& metadata = model->metadata();
+  const auto data_section = metadata.training.find("data");
+  if (data_section == metadata.training.end() || !data_section->is_object())
+    throw InputError(request.model.string() +
+                     ": the model does not record its data section (trained before surrox "
+                     "0.2 or exported from Python); retrain it with `surrox train` to evaluate it");
+  const std::string type = data_section->value("type", std::string(kDefaultFieldDataSource));
+  const FieldDataset data = load_field_evaluation_data(request, metadata, *data_section, type);
+  if (!data.unconverged_cases_left_out.empty())
+    spdlog::warn("data: left out {} unconverged case(s) ({}), as in training",
+                 data.unconverged_cases_left_out.size(),
+                 fmt::join(data.unconverged_cases_left_out, ", "));
+  if (data.test.rows() == 0)
+    throw InputError(request.data.string() + ": no case to evaluate the model on");
+  // A grid network needs the grid it was trained on (as the couplers check).
+  model->check_fits(data.input_domains, data.inputs.names, data.outputs.names);
+
+  const torch::Tensor prediction = predict_split(*model, data, data.test);
+  const torch::Tensor truth = data.outputs.invert(data.test.targets);
+  const std::vector<std::string>& channels = data.outputs.names;
+  const long cases = static_cast<long>(data.test_cases.size());
+  const std::vector<torch::Tensor> p_cases =
+      field_rows_per_case(prediction, data, metadata.layout, cases);
+  const std::vector<torch::Tensor> t_cases =
+      field_rows_per_case(truth, data, metadata.layout, cases);
+  std::vector<double> medians, worst;
+  const std::string csv = field_case_errors_csv(p_cases, t_cases, data, medians, worst);
+  const nlohmann::json by_group = field_errors_by_case_group(metadata, data, p_cases, t_cases);
   results["family"] = "field";
   results["cases"] = cases;
   results["by_case_group"] = by_group;
@@ -303,15 +354,8 @@ void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& resul
     airfrans = airfrans_table(results["airfrans"]);
     if (!results["airfrans"].contains("skipped")) spdlog::info("{}", airfrans);
   }
-  if (request.runtime.root() && !request.output_dir.empty()) {
-    std::filesystem::create_directories(request.output_dir);
-    write_text_atomically(request.output_dir / "case_errors.csv", csv.str());
-    results["outputs"] = {{"case_errors_csv", (request.output_dir / "case_errors.csv").string()}};
-    if (!airfrans.empty()) {
-      write_text_atomically(request.output_dir / "airfrans.md", airfrans);
-      results["outputs"]["airfrans_md"] = (request.output_dir / "airfrans.md").string();
-    }
-  }
+  if (request.runtime.root() && !request.output_dir.empty())
+    write_field_evaluation_files(request.output_dir, csv, airfrans, results);
 }
 
 }  // namespace

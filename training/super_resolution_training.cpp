@@ -198,17 +198,12 @@ Schema super_resolution_schema() {
   return root;
 }
 
-void train_super_resolution(const CaseNode& root, Runtime& runtime,
-                            const std::filesystem::path& output_dir,
-                            const std::optional<std::filesystem::path>& resume, long max_epochs,
-                            const std::string& config_path, nlohmann::json& results) {
-  const CaseNode data = root.section("data"), network = root.section("network"),
-                 training = root.section("training");
-  if (training.section("loss").type() != "l1")
-    training.section("loss").fail("type",
-                                  "super_resolution trains with the l1 loss (the paper's): "
-                                  "the PDE term is an L1 norm carried in the same rows");
-  SuperResolutionModel m;
+namespace {
+
+// The model's downsampling, crop, network options, physics and evaluation defaults from the
+// config; fails on a crop size that is not a power of two.
+void configure_sr_model(const CaseNode& root, const CaseNode& data, const CaseNode& network,
+                        SuperResolutionModel& m) {
   const CaseNode down = data.section("downsampling");
   m.downsampling = {down.integer("t"), down.integer("z"), down.integer("x"),
                     down.boolean("average")};
@@ -225,8 +220,12 @@ void train_super_resolution(const CaseNode& root, Runtime& runtime,
   m.gamma = root.section("physics").real("gamma");
   m.evaluation_time_tiles = root.section("evaluation").integer("time_tiles");
   m.residual_points = root.section("evaluation").integer("residual_points");
+}
 
-  std::vector<RbRun> train_runs, validation_runs;
+// The training and validation runs; the model takes the first training run's spacing and
+// Rayleigh and Prandtl numbers, which every run must share.
+void read_sr_runs(const CaseNode& data, SuperResolutionModel& m, std::vector<RbRun>& train_runs,
+                  std::vector<RbRun>& validation_runs) {
   for (const auto& p : sr_resolve_runs(data, "train")) train_runs.push_back(read_rb_run(p));
   for (const auto& p : sr_resolve_runs(data, "validation"))
     validation_runs.push_back(read_rb_run(p));
@@ -245,7 +244,11 @@ void train_super_resolution(const CaseNode& root, Runtime& runtime,
                         run.path.string(), run.rayleigh, run.prandtl, first.path.string(),
                         m.rayleigh, m.prandtl));
     }
-  std::vector<long> train_seeds, validation_seeds;
+}
+
+// The runs' seeds; InputError when a validation run shares a training run's seed.
+void sr_run_seeds(const std::vector<RbRun>& train_runs, const std::vector<RbRun>& validation_runs,
+                  std::vector<long>& train_seeds, std::vector<long>& validation_seeds) {
   for (const auto& r : train_runs) train_seeds.push_back(r.seed);
   for (const auto& r : validation_runs) {
     validation_seeds.push_back(r.seed);
@@ -255,6 +258,79 @@ void train_super_resolution(const CaseNode& root, Runtime& runtime,
                       "held-out seeds",
                       r.path.string(), r.seed));
   }
+}
+
+// The trained network's loss terms on (at most 64 rows of) the training set and on the
+// validation set.
+nlohmann::json sr_loss_terms_json(SrTrainingNetwork& wrapper, const TensorSet& train,
+                                  const TensorSet& validation) {
+  const auto [train_l1, train_residual] =
+      sr_loss_terms(wrapper, train.slice(0, std::min(train.rows(), 64L)));
+  nlohmann::json terms = {{"train_l1", train_l1}, {"train_pde_residual_l1", train_residual}};
+  if (validation.rows() > 0) {
+    const auto [l1, residual] = sr_loss_terms(wrapper, validation);
+    terms["validation_l1"] = l1;
+    terms["validation_pde_residual_l1"] = residual;
+  }
+  return terms;
+}
+
+// What the model file records about its training: the config, the fit and the runs.
+nlohmann::json sr_training_record(const std::string& config_path, const TrainResult& fit,
+                                  const std::vector<RbRun>& train_runs,
+                                  const std::vector<RbRun>& validation_runs,
+                                  const std::vector<long>& train_seeds,
+                                  const std::vector<long>& validation_seeds) {
+  std::vector<std::string> train_paths, validation_paths;
+  for (const auto& r : train_runs) train_paths.push_back(r.path.string());
+  for (const auto& r : validation_runs) validation_paths.push_back(r.path.string());
+  return {{"config", config_path},
+          {"epochs", fit.history.size()},
+          {"best_epoch", fit.best_epoch},
+          {"best_validation_loss", fit.best_validation_loss},
+          {"train_runs", train_paths},
+          {"train_seeds", train_seeds},
+          {"validation_runs", validation_paths},
+          {"validation_seeds", validation_seeds}};
+}
+
+// model.pt and loss.png in output_dir, listed in results["outputs"] (rank 0).
+void save_sr_model_outputs(const SuperResolutionModel& m, const std::filesystem::path& output_dir,
+                           nlohmann::json& results) {
+  m.save(output_dir / "model.pt");
+  results["outputs"] = {{"model", (output_dir / "model.pt").string()},
+                        {"metrics_csv", (output_dir / "metrics.csv").string()},
+                        {"checkpoint", (output_dir / "checkpoint.pt").string()}};
+  const std::string why = plot_loss_curves(output_dir / "metrics.csv", output_dir / "loss.png");
+  if (why.empty()) {
+    results["outputs"]["loss_png"] = (output_dir / "loss.png").string();
+  } else {
+    spdlog::warn("no loss.png: {}", why);
+    results["outputs"]["loss_png_missing"] = why;
+  }
+}
+
+}  // namespace
+
+void train_super_resolution(const CaseNode& root, Runtime& runtime,
+                            const std::filesystem::path& output_dir,
+                            const std::optional<std::filesystem::path>& resume, long max_epochs,
+                            const std::string& config_path, nlohmann::json& results) {
+  const CaseNode data = root.section("data"), network = root.section("network"),
+                 training = root.section("training");
+  if (training.section("loss").type() != "l1")
+    training.section("loss").fail("type",
+                                  "super_resolution trains with the l1 loss (the paper's): "
+                                  "the PDE term is an L1 norm carried in the same rows");
+  SuperResolutionModel m;
+  configure_sr_model(root, data, network, m);
+  const auto& crop = m.options.grid;
+
+  std::vector<RbRun> train_runs, validation_runs;
+  read_sr_runs(data, m, train_runs, validation_runs);
+  const RbRun& first = train_runs.front();
+  std::vector<long> train_seeds, validation_seeds;
+  sr_run_seeds(train_runs, validation_runs, train_seeds, validation_seeds);
   const auto [mean, stdev] = channel_statistics(train_runs);  // training runs only
   for (int c = 0; c < 4; ++c) {
     m.mean[c] = mean[c].item<double>();
@@ -289,27 +365,11 @@ void train_super_resolution(const CaseNode& root, Runtime& runtime,
   m.network = net;
   m.network->eval();
 
-  const auto [train_l1, train_residual] =
-      sr_loss_terms(wrapper, train.slice(0, std::min(train.rows(), 64L)));
-  nlohmann::json terms = {{"train_l1", train_l1}, {"train_pde_residual_l1", train_residual}};
-  if (validation.rows() > 0) {
-    const auto [l1, residual] = sr_loss_terms(wrapper, validation);
-    terms["validation_l1"] = l1;
-    terms["validation_pde_residual_l1"] = residual;
-  }
+  const nlohmann::json terms = sr_loss_terms_json(wrapper, train, validation);
   long parameters = 0;
   for (const auto& p : net->parameters()) parameters += p.numel();
-  std::vector<std::string> train_paths, validation_paths;
-  for (const auto& r : train_runs) train_paths.push_back(r.path.string());
-  for (const auto& r : validation_runs) validation_paths.push_back(r.path.string());
-  m.training = {{"config", config_path},
-                {"epochs", fit.history.size()},
-                {"best_epoch", fit.best_epoch},
-                {"best_validation_loss", fit.best_validation_loss},
-                {"train_runs", train_paths},
-                {"train_seeds", train_seeds},
-                {"validation_runs", validation_paths},
-                {"validation_seeds", validation_seeds}};
+  m.training = sr_training_record(config_path, fit, train_runs, validation_runs, train_seeds,
+                                  validation_seeds);
   results["family"] = kFamilyName;
   results["parameters"] = parameters;
   results["crops"] = {{"train", train.rows()}, {"validation", validation.rows()}};
@@ -328,19 +388,7 @@ void train_super_resolution(const CaseNode& root, Runtime& runtime,
   results["channel_std"] = m.std;
   results["finished"] =
       static_cast<long>(fit.history.size()) >= training.integer("epochs") || fit.stopped_early;
-  if (runtime.root()) {
-    m.save(output_dir / "model.pt");
-    results["outputs"] = {{"model", (output_dir / "model.pt").string()},
-                          {"metrics_csv", (output_dir / "metrics.csv").string()},
-                          {"checkpoint", (output_dir / "checkpoint.pt").string()}};
-    const std::string why = plot_loss_curves(output_dir / "metrics.csv", output_dir / "loss.png");
-    if (why.empty()) {
-      results["outputs"]["loss_png"] = (output_dir / "loss.png").string();
-    } else {
-      spdlog::warn("no loss.png: {}", why);
-      results["outputs"]["loss_png_missing"] = why;
-    }
-  }
+  if (runtime.root()) save_sr_model_outputs(m, output_dir, results);
 }
 
 }  // namespace surrox::training::super_resolution

@@ -120,114 +120,153 @@ TurbulenceSolver::TurbulenceSolver(const FlowLevel& level) {
   send_host_ = Kokkos::View<double*, Kokkos::HostSpace>("Turbulence::send", ni);
 }
 
+namespace {
+
+// The ν̃ residual of every cell (j, i) of the slab and its implicit operator: R in res, the
+// diagonal in diag and the neighbours' coefficients in off; reduced: Σ (R / area)².
+struct TurbulenceResidual {
+  // The cell as its faces see it.
+  struct Cell {
+    long r, jg;
+    double rho_c, u_c, v_c, nt_c, xc, yc;
+  };
+
+  // Face n of the cell (i − 1, i + 1, j − 1, j + 1): its convection and diffusion into rsum
+  // and d, its share of the circulation into curl and its neighbour's coefficient into off.
+  KOKKOS_INLINE_FUNCTION void face(int n, long j, long i, const Cell& c, double& rsum, double& d,
+                                   double& curl) const {
+    const long r = c.r, jg = c.jg;
+    const double rho_c = c.rho_c, u_c = c.u_c, v_c = c.v_c, nt_c = c.nt_c, xc = c.xc, yc = c.yc;
+    double sx, sy;
+    long rn = r, cn = i;
+    bool open_side = false;  // a non-periodic i end: the far-field state outside
+    if (n == 0) {
+      sx = -g.sxi(j, i), sy = -g.syi(j, i);
+      open_side = !periodic && i == 0;
+      cn = wrap(i - 1, ni);
+    } else if (n == 1) {
+      sx = g.sxi(j, i + 1), sy = g.syi(j, i + 1);
+      open_side = !periodic && i == ni - 1;
+      cn = wrap(i + 1, ni);
+    } else if (n == 2) {
+      sx = -g.sxj(j, i), sy = -g.syj(j, i);
+      rn = r - 1;
+    } else {
+      sx = g.sxj(j + 1, i), sy = g.syj(j + 1, i);
+      rn = r + 1;
+    }
+    if (open_side) {
+      const double q = u_c * sx + v_c * sy;
+      if (q < 0) rsum += q * (nt_inf - nt_c), d -= q;
+      curl += v_c * sx - u_c * sy;
+      off(n, j, i) = 0;
+      return;
+    }
+    const double uf = 0.5 * (u_c + w(1, rn, cn)), vf = 0.5 * (v_c + w(2, rn, cn));
+    curl += vf * sx - uf * sy;
+    const double nt_n = nt(0, rn, cn);
+    const double q = uf * sx + vf * sy, a = fmin(q, 0.0);
+    if (second_order) {
+      // The cells behind c and beyond n on the same grid line (clamped at the ends of a
+      // rectangle; rows ±2 are ghost rows or the neighbour rank's).
+      const long dr = rn - r, di = n == 0 ? -1 : (n == 1 ? 1 : 0);
+      const long cb = periodic ? wrap(i - di, ni) : clamp_column(i - di, ni);
+      const long cf = periodic ? wrap(i + 2 * di, ni) : clamp_column(i + 2 * di, ni);
+      rsum += muscl_convection(q, nt(0, r - dr, cb), nt_c, nt_n, nt(0, rn + dr, cf), limiter, eps);
+    } else {
+      rsum += a * (nt_n - nt_c);
+    }
+    d -= a;
+    // Diffusion with the face's molecular ν (Sutherland) and SA-neg's f_n.
+    const double rho_f = 0.5 * (rho_c + w(0, rn, cn));
+    const double theta_f = 0.5 * (w(3, r, i) / rho_c + w(3, rn, cn) / w(0, rn, cn));
+    const double nu_f = mu_ref * sa::sutherland(theta_f / theta_inf, s_ratio) / rho_f;
+    const double nt_f = 0.5 * (nt_c + nt_n), fn = sa::diffusion_fn(nt_f, nu_f);
+    const double coef = (nu_f + (1 + sa::kCb2) * nt_f * fn - sa::kCb2 * nt_c * fn) / sa::kSigma;
+    const double dx = g.xc(rn - 1, cn) - xc, dy = g.yc(rn - 1, cn) - yc;
+    const double geo = (sx * sx + sy * sy) / (sx * dx + sy * dy);
+    rsum -= coef * geo * (nt_n - nt_c);
+    const double cp = fmax(coef, 0.0) * geo;
+    // Ghost rows of the physical boundaries are explicit; a no-slip wall's ghost is −ν̃_c,
+    // implicit in ν̃_c. Rows of the neighbour ranks count as Δν̃ = 0 in the sweeps.
+    const bool ghost = (n == 2 && jg == 0) || (n == 3 && jg == nj - 1);
+    if (n == 2 && jg == 0 && wall && i >= wall_begin) {
+      d += 2 * cp;
+      off(n, j, i) = 0;
+    } else if (ghost) {
+      d += cp;
+      off(n, j, i) = 0;
+    } else {
+      d += cp;
+      off(n, j, i) = a - cp;
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(long j, long i, double& sum) const {
+    const long r = j + 2, jg = j0 + j;
+    const double rho_c = w(0, r, i), u_c = w(1, r, i), v_c = w(2, r, i);
+    const double nt_c = nt(0, r, i);
+    const double mu_c = mu_ref * sa::sutherland(w(3, r, i) / rho_c / theta_inf, s_ratio);
+    const double xc = g.xc(j + 1, i), yc = g.yc(j + 1, i), area = g.area(j, i);
+    const long ip = periodic ? wrap(i + 1, ni) : i + 1;
+    const double lc = lam_i(j, i) + lam_i(j, ip) + lam_j(j, i) + lam_j(j + 1, i);
+    const double lv = lv_i(j, i) + lv_i(j, ip) + lv_j(j, i) + lv_j(j + 1, i);
+    double rsum = 0, d = (lc + lv) * inv_cfl, curl = 0;
+    const Cell cell{r, jg, rho_c, u_c, v_c, nt_c, xc, yc};
+    for (int n = 0; n < 4; ++n) face(n, j, i, cell, rsum, d, curl);
+    const double omega = fabs(curl) / area;
+    const sa::Source s = sa::source(nt_c, mu_c / rho_c, omega, g.wall_distance(j, i), model);
+    rsum -= area * (s.production - s.destruction);
+    d += area * s.implicit;
+    res(j, i) = rsum;
+    diag(j, i) = d;
+    sum += rsum * rsum / (area * area);
+  }
+
+  Array3 w, nt, off;
+  Array2 res, diag;
+  SlabGeometry g;
+  Array2 lam_i, lam_j, lv_i, lv_j;
+  long ni, j0, nj, wall_begin;
+  bool periodic, wall;
+  double inv_cfl, mu_ref, theta_inf, s_ratio, nt_inf;
+  sa::Model model;
+  bool second_order;
+  Limiter limiter;
+  double eps;
+};
+
+// The residual's kernel over the level's flow, writing into off, res and diag.
+TurbulenceResidual turbulence_residual(const FlowLevel& level, double cfl, const Array3& off,
+                                       const Array2& res, const Array2& diag) {
+  TurbulenceResidual k;
+  k.w = level.w, k.nt = level.nu_tilde, k.off = off;
+  k.res = res, k.diag = diag;
+  k.g = level.geometry;
+  k.lam_i = level.lambda_i, k.lam_j = level.lambda_j, k.lv_i = level.lambda_viscous_i;
+  k.lv_j = level.lambda_viscous_j;
+  k.ni = level.ni(), k.j0 = level.slab.first_row();
+  k.nj = level.slab.nj(), k.wall_begin = level.wall_begin;
+  k.periodic = level.periodic;
+  k.wall = level.parameters.inner == InnerBoundary::kWall;
+  k.inv_cfl = 1 / cfl, k.mu_ref = level.mu, k.theta_inf = level.p_inf;
+  k.s_ratio = level.sutherland_ratio, k.nt_inf = level.nu_tilde_inf;
+  k.model = level.parameters.turbulence_model;
+  k.second_order = level.parameters.turbulence_convection == TurbulenceConvection::kSecondOrder;
+  k.limiter = level.parameters.limiter;
+  // van Albada's ε is a squared difference in free-stream units; ν̃'s unit is ν̃∞.
+  k.eps = level.parameters.limiter_epsilon * k.nt_inf * k.nt_inf;
+  return k;
+}
+
+}  // namespace
+
 void TurbulenceSolver::evaluate(FlowLevel& level, double cfl) {
   ScopedPhase phase(level.phase_seconds, "turbulence");
-  const Array3 w = level.w, nt = level.nu_tilde, off = off_;
-  const Array2 res = res_, diag = diag_;
-  const SlabGeometry g = level.geometry;
-  const Array2 lam_i = level.lambda_i, lam_j = level.lambda_j, lv_i = level.lambda_viscous_i,
-               lv_j = level.lambda_viscous_j;
-  const long ni = level.ni(), nl = level.rows(), j0 = level.slab.first_row();
-  const long nj = level.slab.nj(), wall_begin = level.wall_begin;
-  const bool periodic = level.periodic;
-  const bool wall = level.parameters.inner == InnerBoundary::kWall;
-  const double inv_cfl = 1 / cfl, mu_ref = level.mu, theta_inf = level.p_inf;
-  const double s_ratio = level.sutherland_ratio, nt_inf = level.nu_tilde_inf;
-  const sa::Model model = level.parameters.turbulence_model;
-  const bool second_order =
-      level.parameters.turbulence_convection == TurbulenceConvection::kSecondOrder;
-  const Limiter limiter = level.parameters.limiter;
-  // van Albada's ε is a squared difference in free-stream units; ν̃'s unit is ν̃∞.
-  const double eps = level.parameters.limiter_epsilon * nt_inf * nt_inf;
+  const long ni = level.ni(), nl = level.rows();
   double squares = 0;
-  Kokkos::parallel_reduce(
-      "Turbulence::residual", Range2({0, 0}, {nl, ni}),
-      KOKKOS_LAMBDA(long j, long i, double& sum) {
-        const long r = j + 2, jg = j0 + j;
-        const double rho_c = w(0, r, i), u_c = w(1, r, i), v_c = w(2, r, i);
-        const double nt_c = nt(0, r, i);
-        const double mu_c = mu_ref * sa::sutherland(w(3, r, i) / rho_c / theta_inf, s_ratio);
-        const double xc = g.xc(j + 1, i), yc = g.yc(j + 1, i), area = g.area(j, i);
-        const long ip = periodic ? wrap(i + 1, ni) : i + 1;
-        const double lc = lam_i(j, i) + lam_i(j, ip) + lam_j(j, i) + lam_j(j + 1, i);
-        const double lv = lv_i(j, i) + lv_i(j, ip) + lv_j(j, i) + lv_j(j + 1, i);
-        double rsum = 0, d = (lc + lv) * inv_cfl, curl = 0;
-        for (int n = 0; n < 4; ++n) {
-          double sx, sy;
-          long rn = r, cn = i;
-          bool open_side = false;  // a non-periodic i end: the far-field state outside
-          if (n == 0) {
-            sx = -g.sxi(j, i), sy = -g.syi(j, i);
-            open_side = !periodic && i == 0;
-            cn = wrap(i - 1, ni);
-          } else if (n == 1) {
-            sx = g.sxi(j, i + 1), sy = g.syi(j, i + 1);
-            open_side = !periodic && i == ni - 1;
-            cn = wrap(i + 1, ni);
-          } else if (n == 2) {
-            sx = -g.sxj(j, i), sy = -g.syj(j, i);
-            rn = r - 1;
-          } else {
-            sx = g.sxj(j + 1, i), sy = g.syj(j + 1, i);
-            rn = r + 1;
-          }
-          if (open_side) {
-            const double q = u_c * sx + v_c * sy;
-            if (q < 0) rsum += q * (nt_inf - nt_c), d -= q;
-            curl += v_c * sx - u_c * sy;
-            off(n, j, i) = 0;
-            continue;
-          }
-          const double uf = 0.5 * (u_c + w(1, rn, cn)), vf = 0.5 * (v_c + w(2, rn, cn));
-          curl += vf * sx - uf * sy;
-          const double nt_n = nt(0, rn, cn);
-          const double q = uf * sx + vf * sy, a = fmin(q, 0.0);
-          if (second_order) {
-            // The cells behind c and beyond n on the same grid line (clamped at the ends of a
-            // rectangle; rows ±2 are ghost rows or the neighbour rank's).
-            const long dr = rn - r, di = n == 0 ? -1 : (n == 1 ? 1 : 0);
-            const long cb = periodic ? wrap(i - di, ni) : clamp_column(i - di, ni);
-            const long cf = periodic ? wrap(i + 2 * di, ni) : clamp_column(i + 2 * di, ni);
-            rsum += muscl_convection(q, nt(0, r - dr, cb), nt_c, nt_n, nt(0, rn + dr, cf), limiter,
-                                     eps);
-          } else {
-            rsum += a * (nt_n - nt_c);
-          }
-          d -= a;
-          // Diffusion with the face's molecular ν (Sutherland) and SA-neg's f_n.
-          const double rho_f = 0.5 * (rho_c + w(0, rn, cn));
-          const double theta_f = 0.5 * (w(3, r, i) / rho_c + w(3, rn, cn) / w(0, rn, cn));
-          const double nu_f = mu_ref * sa::sutherland(theta_f / theta_inf, s_ratio) / rho_f;
-          const double nt_f = 0.5 * (nt_c + nt_n), fn = sa::diffusion_fn(nt_f, nu_f);
-          const double coef =
-              (nu_f + (1 + sa::kCb2) * nt_f * fn - sa::kCb2 * nt_c * fn) / sa::kSigma;
-          const double dx = g.xc(rn - 1, cn) - xc, dy = g.yc(rn - 1, cn) - yc;
-          const double geo = (sx * sx + sy * sy) / (sx * dx + sy * dy);
-          rsum -= coef * geo * (nt_n - nt_c);
-          const double cp = fmax(coef, 0.0) * geo;
-          // Ghost rows of the physical boundaries are explicit; a no-slip wall's ghost is −ν̃_c,
-          // implicit in ν̃_c. Rows of the neighbour ranks count as Δν̃ = 0 in the sweeps.
-          const bool ghost = (n == 2 && jg == 0) || (n == 3 && jg == nj - 1);
-          if (n == 2 && jg == 0 && wall && i >= wall_begin) {
-            d += 2 * cp;
-            off(n, j, i) = 0;
-          } else if (ghost) {
-            d += cp;
-            off(n, j, i) = 0;
-          } else {
-            d += cp;
-            off(n, j, i) = a - cp;
-          }
-        }
-        const double omega = fabs(curl) / area;
-        const sa::Source s = sa::source(nt_c, mu_c / rho_c, omega, g.wall_distance(j, i), model);
-        rsum -= area * (s.production - s.destruction);
-        d += area * s.implicit;
-        res(j, i) = rsum;
-        diag(j, i) = d;
-        sum += rsum * rsum / (area * area);
-      },
-      squares);
+  Kokkos::parallel_reduce("Turbulence::residual", Range2({0, 0}, {nl, ni}),
+                          turbulence_residual(level, cfl, off_, res_, diag_), squares);
   level.slab.sum_over_ranks(&squares, 1);
   absolute_residual_ = std::sqrt(squares / static_cast<double>(ni * level.slab.nj()));
 }
