@@ -9,8 +9,8 @@
 // and Cm of the last cycle, the L2 norms of the final conservative fields and a fingerprint of
 // their bit patterns. A refactoring must leave all of them unchanged; a change of the numerics
 // regenerates the files on purpose:
-//   SURROX_REGENERATE_GOLDEN=1 mpiexec -n 2 build/release/tests/surrox_tests_airfoil \
-//     --gtest_filter='AirfoilBitwise.*'
+//   SURROX_REGENERATE_GOLDEN=1 mpiexec -n 2 build/release/tests/surrox_tests_airfoil
+//     --gtest_filter='AirfoilBitwise.*'   (one command line)
 // (tests/support/golden_file.hpp), then review and commit the diff.
 #include <gtest/gtest.h>
 
