@@ -188,14 +188,7 @@ std::vector<std::vector<std::size_t>> collection_case_groups(
     }
     groups[key].push_back(k);
   }
-  std::vector<std::vector<std::size_t>> order;
-  for (auto& [key, members] : groups) order.push_back(members);
-  std::mt19937_64 engine(static_cast<std::uint64_t>(c.integer("seed")));
-  for (std::size_t i = order.size(); i > 1; --i) {
-    std::uniform_int_distribution<std::size_t> pick(0, i - 1);
-    std::swap(order[i - 1], order[pick(engine)]);
-  }
-  return order;
+  return shuffled_case_groups(groups, static_cast<std::uint64_t>(c.integer("seed")));
 }
 
 // The grid every cached case shares (a grid network's cases); fails on one that differs.

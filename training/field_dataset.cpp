@@ -278,14 +278,7 @@ std::vector<std::vector<std::size_t>> sweep_case_groups(const CaseNode& c,
     for (const auto& v : group_values) key += v[k] + "\x1f";
     groups[key].push_back(k);
   }
-  std::vector<std::vector<std::size_t>> order;
-  for (auto& [key, members] : groups) order.push_back(members);
-  std::mt19937_64 engine(static_cast<std::uint64_t>(c.integer("seed")));
-  for (std::size_t i = order.size(); i > 1; --i) {
-    std::uniform_int_distribution<std::size_t> pick(0, i - 1);
-    std::swap(order[i - 1], order[pick(engine)]);
-  }
-  return order;
+  return shuffled_case_groups(groups, static_cast<std::uint64_t>(c.integer("seed")));
 }
 
 // The cases of groups [first, last) as [cases, C, cells] tensors (float64, not normalised);
@@ -443,6 +436,18 @@ FieldDataset FieldDataset::load_all(const CaseNode& section, surrogates::SampleL
                                     const Normalization& inputs, const Normalization& outputs) {
   const ModelStatistics model{inputs, outputs};
   return load_field_dataset(section, layout, &model);
+}
+
+std::vector<std::vector<std::size_t>> shuffled_case_groups(
+    const std::map<std::string, std::vector<std::size_t>>& groups, std::uint64_t seed) {
+  std::vector<std::vector<std::size_t>> order;
+  for (const auto& [key, members] : groups) order.push_back(members);
+  std::mt19937_64 engine(seed);
+  for (std::size_t i = order.size(); i > 1; --i) {
+    std::uniform_int_distribution<std::size_t> pick(0, i - 1);
+    std::swap(order[i - 1], order[pick(engine)]);
+  }
+  return order;
 }
 
 }  // namespace surrox::training

@@ -7,7 +7,9 @@
 // Two layouts: `points` (a row per grid cell: inputs [rows, C]) for per-point networks, and
 // `grid` (a row per case: inputs [cases, C, nj, ni] in the structured grid's VTK order) for
 // networks that use the (i, j) layout.
+#include <cstdint>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -48,5 +50,11 @@ struct FieldDataset {
   static FieldDataset load_all(const CaseNode& section, surrogates::SampleLayout layout,
                                const Normalization& inputs, const Normalization& outputs);
 };
+
+// The cases grouped by key (a group goes to one split whole), in the seeded order the
+// train/validation/test split takes: the groups by key, then a Fisher–Yates shuffle. Shared by
+// sweep datasets and VTK collections.
+std::vector<std::vector<std::size_t>> shuffled_case_groups(
+    const std::map<std::string, std::vector<std::size_t>>& groups, std::uint64_t seed);
 
 }  // namespace surrox::training

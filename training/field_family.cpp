@@ -173,16 +173,7 @@ void FieldFamily::train(const TrainRequest& request, nlohmann::json& results) {
       static_cast<long>(fit.history.size()) >= training_node.integer("epochs") || fit.stopped_early;
   if (request.runtime.root()) {
     model.save(output_dir / "model.pt");
-    results["outputs"] = {{"model", (output_dir / "model.pt").string()},
-                          {"metrics_csv", (output_dir / "metrics.csv").string()},
-                          {"checkpoint", (output_dir / "checkpoint.pt").string()}};
-    const std::string why = plot_loss_curves(output_dir / "metrics.csv", output_dir / "loss.png");
-    if (why.empty()) {
-      results["outputs"]["loss_png"] = (output_dir / "loss.png").string();
-    } else {
-      spdlog::warn("no loss.png: {}", why);
-      results["outputs"]["loss_png_missing"] = why;
-    }
+    record_training_outputs(output_dir, results);
   }
 }
 

@@ -1,5 +1,6 @@
 #include "training/loss_plot.hpp"
 
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -51,6 +52,19 @@ std::string plot_with_python(const char* script, const std::filesystem::path& in
 std::string plot_loss_curves(const std::filesystem::path& metrics_csv,
                              const std::filesystem::path& png) {
   return plot_with_python(kScript, metrics_csv, png);
+}
+
+void record_training_outputs(const std::filesystem::path& output_dir, nlohmann::json& results) {
+  results["outputs"] = {{"model", (output_dir / "model.pt").string()},
+                        {"metrics_csv", (output_dir / "metrics.csv").string()},
+                        {"checkpoint", (output_dir / "checkpoint.pt").string()}};
+  const std::string why = plot_loss_curves(output_dir / "metrics.csv", output_dir / "loss.png");
+  if (why.empty()) {
+    results["outputs"]["loss_png"] = (output_dir / "loss.png").string();
+  } else {
+    spdlog::warn("no loss.png: {}", why);
+    results["outputs"]["loss_png_missing"] = why;
+  }
 }
 
 }  // namespace surrox::training

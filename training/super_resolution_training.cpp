@@ -298,16 +298,7 @@ nlohmann::json sr_training_record(const std::string& config_path, const TrainRes
 void save_sr_model_outputs(const SuperResolutionModel& m, const std::filesystem::path& output_dir,
                            nlohmann::json& results) {
   m.save(output_dir / "model.pt");
-  results["outputs"] = {{"model", (output_dir / "model.pt").string()},
-                        {"metrics_csv", (output_dir / "metrics.csv").string()},
-                        {"checkpoint", (output_dir / "checkpoint.pt").string()}};
-  const std::string why = plot_loss_curves(output_dir / "metrics.csv", output_dir / "loss.png");
-  if (why.empty()) {
-    results["outputs"]["loss_png"] = (output_dir / "loss.png").string();
-  } else {
-    spdlog::warn("no loss.png: {}", why);
-    results["outputs"]["loss_png_missing"] = why;
-  }
+  record_training_outputs(output_dir, results);
 }
 
 }  // namespace

@@ -99,7 +99,7 @@ void MdSolver::save_state(io::Hdf5Checkpoint& c) const {
   c.scalars["md_neighbor_builds"] = static_cast<double>(neighbors_.builds());
   c.scalars["md_last_sort"] = static_cast<double>(neighbors_.last_sort());
   c.scalars["md_residual"] = residual_;  // the last thermo row's e_total; 0 before the first
-  save_box(c, "md_box", system_.box);     // a barostat changes both
+  save_box(c, "md_box", system_.box);    // a barostat changes both
   save_box(c, "md_build_box", neighbors_.build_box());
   // Records: every rank holds the same thermo rows and RDF samples (reduced), rank 0 the frames.
   c.arrays.push_back({"md_thermo", thermo_array(rows_)});
