@@ -64,7 +64,10 @@ Schema MdSolver::schema() {
       .above(0)
       .units("time")
       .optional();
-  s.integer("thermo", "steps between thermo rows (thermo.csv, summary.json)")
+  s.integer(
+       "thermo",
+       "steps between thermo rows (thermo.csv: step, temp, e_pair, e_kin, e_total, press, vol, "
+       "lx, ly, lz; summary.json)")
       .at_least(1)
       .fallback("10");
   Schema rdf(
