@@ -53,7 +53,8 @@ TEST(NeuralStepGolden, PretrainingAndOnlineUpdatesArePinned) {
     model.learn(p, before, after);
   }
   golden.check("proposal_square_sums", proposals);
-  const std::vector<double> last = model.propose(travelling_waves(46), model.project(travelling_waves(46)));
+  const std::vector<double> last =
+      model.propose(travelling_waves(46), model.project(travelling_waves(46)));
   golden.check_fingerprint("last_proposal_fingerprint",
                            testing::tensor_fingerprint({torch::tensor(last, torch::kFloat64)}));
   // From the pretrained state (fresh Adam moments, as each coupler run starts), the updates
@@ -67,8 +68,9 @@ TEST(NeuralStepGolden, PretrainingAndOnlineUpdatesArePinned) {
     return model.propose(travelling_waves(46), model.project(travelling_waves(46)));
   };
   const std::vector<double> after_reset = updated_proposal();
-  golden.check_fingerprint("reset_proposal_fingerprint",
-                           testing::tensor_fingerprint({torch::tensor(after_reset, torch::kFloat64)}));
+  golden.check_fingerprint(
+      "reset_proposal_fingerprint",
+      testing::tensor_fingerprint({torch::tensor(after_reset, torch::kFloat64)}));
   golden.check("reset_proposal_square_sum",
                testing::tensor_square_sum({torch::tensor(after_reset, torch::kFloat64)}));
   EXPECT_EQ(updated_proposal(), after_reset);

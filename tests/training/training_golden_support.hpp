@@ -28,9 +28,9 @@ namespace fs = std::filesystem;
 inline TensorSet golden_rows(long rows, std::uint64_t seed) {
   torch::manual_seed(seed);
   auto x = torch::rand({rows, 2}, torch::kFloat64) * 2 - 1;
-  auto y = torch::stack({torch::cos(3 * x.select(1, 0)) * x.select(1, 1),
-                         x.select(1, 0) - x.select(1, 1).square()},
-                        1);
+  auto y = torch::stack(
+      {torch::cos(3 * x.select(1, 0)) * x.select(1, 1), x.select(1, 0) - x.select(1, 1).square()},
+      1);
   return {x, y, {}};
 }
 
