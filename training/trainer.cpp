@@ -14,8 +14,8 @@
 #include "core/error.hpp"
 #include "core/progress.hpp"
 #include "core/timer.hpp"
-#include "training/gradient_buckets.hpp"
 #include "training/optimizer.hpp"
+#include "training/training_loop.hpp"
 
 namespace surrox::training {
 namespace {
@@ -57,53 +57,6 @@ std::string metrics_csv(const std::vector<EpochRecord>& history) {
   return text;
 }
 
-// While alive, each parameter's gradient is a view of one flat buffer per run of parameters
-// with the same dtype and device, so that the data-parallel sum works on the buffers in place
-// instead of copying into buckets and back (DDP's gradient_as_bucket_view). Backward accumulates
-// into existing gradients, so the views last as long as only zero() resets them: the
-// optimizer's zero_grad would detach_ them, which views refuse. The destructor gives every
-// gradient its own memory again, so the model leaves fit() as it would on one process.
-class FlatGradients {
- public:
-  explicit FlatGradients(const std::vector<torch::Tensor>& parameters) : parameters_(parameters) {
-    for (std::size_t first = 0, last = 0; first < parameters_.size(); first = last) {
-      const auto options = torch::TensorOptions()
-                               .dtype(parameters_[first].dtype())
-                               .device(parameters_[first].device());
-      std::int64_t numel = 0;
-      for (last = first;
-           last < parameters_.size() && parameters_[last].dtype() == options.dtype() &&
-           parameters_[last].device() == options.device();
-           ++last)
-        numel += parameters_[last].numel();
-      const torch::Tensor flat = torch::zeros({numel}, options);
-      std::int64_t offset = 0;
-      for (std::size_t i = first; i < last; ++i) {
-        auto& p = parameters_[i];
-        torch::Tensor view = flat.slice(0, offset, offset + p.numel()).view_as(p);
-        if (p.grad().defined()) view.copy_(p.grad());
-        p.mutable_grad() = view;
-        offset += p.numel();
-      }
-      buffers_.push_back(flat);
-    }
-  }
-  FlatGradients(const FlatGradients&) = delete;
-  FlatGradients& operator=(const FlatGradients&) = delete;
-  ~FlatGradients() {
-    for (auto& p : parameters_)
-      if (p.grad().defined()) p.mutable_grad() = p.grad().clone();
-  }
-
-  void zero() {
-    for (auto& buffer : buffers_) buffer.zero_();
-  }
-
- private:
-  std::vector<torch::Tensor> parameters_;
-  std::vector<torch::Tensor> buffers_;
-};
-
 class SingleProcess final : public DataParallel {
  public:
   int rank() const override { return 0; }
@@ -112,34 +65,165 @@ class SingleProcess final : public DataParallel {
   double sum(double value) override { return value; }
 };
 
-// An optimizer's state as bytes (a serialized archive), and back.
-std::string optimizer_bytes(torch::optim::Optimizer& optimizer) {
-  torch::serialize::OutputArchive archive;
-  optimizer.save(archive);
-  std::string bytes;
-  archive.save_to([&bytes](const void* data, std::size_t n) {
-    bytes.append(static_cast<const char*>(data), n);
-    return n;
-  });
-  return bytes;
-}
+}  // namespace
 
-torch::Tensor bytes_tensor(const std::string& bytes) {
-  return torch::from_blob(const_cast<char*>(bytes.data()), {static_cast<long>(bytes.size())},
-                          torch::kUInt8)
-      .clone();
-}
+// The supervised families' task (field, super-resolution, POD-LSTM): a unit is an epoch of
+// shuffled mini-batches over the training rows, then the validation loss, the schedule's
+// observation, early stopping and the best weights; metrics.csv after every epoch.
+class Trainer::SupervisedTask final : public TrainingTask {
+ public:
+  SupervisedTask(Trainer& trainer, surrogates::Network& model, const TensorSet& train,
+                 const TensorSet& validation, const std::filesystem::path& output_dir)
+      : trainer_(trainer),
+        model_(model),
+        train_(train),
+        validation_(validation),
+        output_dir_(output_dir),
+        root_(trainer.parallel_->rank() == 0),
+        base_rate_(trainer.optimizer_section_.real("lr")),
+        progress_("train", static_cast<std::size_t>(trainer.epochs_),
+                  root_ && spdlog::default_logger_raw()->should_log(spdlog::level::info),
+                  "epochs") {}
 
-// Everything a checkpoint holds besides the model and optimizer archives.
-struct TrainingState {
-  long epoch = 0;
-  std::vector<EpochRecord> history;
-  long best_epoch = 0, bad_epochs = 0;
-  double best = INFINITY;
-  std::vector<torch::Tensor> best_parameters;
+  long units() const override { return trainer_.epochs_; }
+  const char* unit_name() const override { return "epoch"; }
+  long units_done() const override { return epoch_; }
+  double last_loss() const override { return history_.empty() ? 0.0 : history_.back().train_loss; }
+  double last_learning_rate() const override { return rate_; }
+  bool stop() const override { return trainer_.patience_ > 0 && bad_epochs_ >= trainer_.patience_; }
+  long rows_trained() const { return rows_trained_; }
+
+  void train_unit(long epoch, OptimizerStep& step) override {
+    DataParallel& parallel = *trainer_.parallel_;
+    Stopwatch epoch_clock;
+    rate_ = trainer_.schedule_->rate(epoch, base_rate_);
+    step.set_learning_rate(rate_);
+    const torch::Tensor order = permutation(train_.rows(), trainer_.seed_, epoch);
+    double loss_sum = 0;
+    const long batch_size = trainer_.batch_size_;
+    for (long b = 0; b < train_.rows(); b += batch_size) {
+      const long global_rows = std::min(train_.rows(), b + batch_size) - b;
+      const auto [begin, end] = share(global_rows, parallel.rank(), parallel.size());
+      step.step([&, begin = begin, end = end] {
+        if (end <= begin) return;
+        const TensorSet batch = train_.select(order.slice(0, b + begin, b + end));
+        const torch::Tensor terms =
+            trainer_.loss_->rows(model_.forward(batch.inputs), batch.targets, batch.weights);
+        (terms.sum() / static_cast<double>(global_rows)).backward();
+        loss_sum += terms.detach().sum().item<double>();
+      });
+      rows_trained_ += end - begin;
+    }
+    EpochRecord record;
+    record.epoch = epoch_ = epoch + 1;
+    record.train_loss = parallel.sum(loss_sum) / static_cast<double>(train_.rows());
+    record.validation_loss = trainer_.evaluate(model_, validation_);
+    record.learning_rate = rate_;
+    record.seconds = epoch_clock.seconds();
+    history_.push_back(record);
+    if (!std::isfinite(record.train_loss)) return;  // the loop stops the run as diverged
+    trainer_.schedule_->observe(record.validation_loss);
+    // Without a validation split the training loss stands in for it.
+    const double watched =
+        std::isfinite(record.validation_loss) ? record.validation_loss : record.train_loss;
+    if (watched < best_) {
+      best_ = watched;
+      best_epoch_ = record.epoch;
+      bad_epochs_ = 0;
+      best_parameters_ = clone_parameters(model_);
+    } else {
+      ++bad_epochs_;
+    }
+    if (root_) write_text_atomically(output_dir_ / "metrics.csv", metrics_csv(history_));
+    progress_.update(static_cast<std::size_t>(epoch_),
+                     fmt::format("loss {:.4e}  validation {:.4e}  lr {:.2e}", record.train_loss,
+                                 record.validation_loss, rate_));
+  }
+
+  void save(torch::serialize::OutputArchive& archive) const override {
+    torch::serialize::OutputArchive best_archive;
+    for (std::size_t i = 0; i < best_parameters_.size(); ++i)
+      best_archive.write("p" + std::to_string(i), best_parameters_[i]);
+    archive.write("best_model", best_archive);
+    archive.write("epoch", torch::tensor(static_cast<std::int64_t>(epoch_)));
+    auto history = torch::zeros({static_cast<long>(history_.size()), 5}, torch::kFloat64);
+    for (std::size_t e = 0; e < history_.size(); ++e) {
+      const auto& r = history_[e];
+      history[e] = torch::tensor({static_cast<double>(r.epoch), r.train_loss, r.validation_loss,
+                                  r.learning_rate, r.seconds},
+                                 torch::kFloat64);
+    }
+    archive.write("history", history);
+    archive.write("schedule", torch::tensor(trainer_.schedule_->state(), torch::kFloat64));
+    archive.write("best", torch::tensor({static_cast<double>(best_epoch_), best_,
+                                         static_cast<double>(bad_epochs_)},
+                                        torch::kFloat64));
+  }
+
+  void load(torch::serialize::InputArchive& archive, const std::string& source) override {
+    try {
+      torch::serialize::InputArchive best_archive;
+      archive.read("best_model", best_archive);
+      torch::Tensor epoch, history, schedule, best;
+      archive.read("epoch", epoch);
+      archive.read("history", history);
+      archive.read("schedule", schedule);
+      archive.read("best", best);
+      epoch_ = epoch.item<long>();
+      for (long e = 0; e < history.size(0); ++e) {
+        auto row = history[e];
+        history_.push_back({row[0].item<long>(), row[1].item<double>(), row[2].item<double>(),
+                            row[3].item<double>(), row[4].item<double>()});
+      }
+      trainer_.schedule_->restore(std::vector<double>(
+          schedule.data_ptr<double>(), schedule.data_ptr<double>() + schedule.numel()));
+      best_epoch_ = best[0].item<long>();
+      best_ = best[1].item<double>();
+      bad_epochs_ = best[2].item<long>();
+      const std::size_t count = model_.parameters().size();
+      for (std::size_t i = 0; i < count; ++i) {
+        torch::Tensor p;
+        best_archive.read("p" + std::to_string(i), p);
+        best_parameters_.push_back(p);
+      }
+    } catch (const c10::Error& e) {
+      throw InputError("--resume " + source + ": not a checkpoint of this model and config (" +
+                       e.what_without_backtrace() + ")");
+    }
+  }
+
+  // After the loop: the progress line's end and, unless paused, the best weights.
+  void finish(bool paused) {
+    progress_.finish(fmt::format("best validation {:.4e} at epoch {}", best_, best_epoch_));
+    if (trainer_.restore_best_ && !paused && !best_parameters_.empty())
+      load_parameters(model_, best_parameters_);
+  }
+
+  TrainResult result() const {
+    TrainResult r;
+    r.history = history_;
+    r.best_epoch = best_epoch_;
+    r.best_validation_loss = best_;
+    r.stopped_early = stop() && epoch_ < trainer_.epochs_;
+    return r;
+  }
+
+ private:
+  Trainer& trainer_;
+  surrogates::Network& model_;
+  const TensorSet& train_;
+  const TensorSet& validation_;
+  std::filesystem::path output_dir_;
+  bool root_;
+  double base_rate_;
+  Progress progress_;
+  long epoch_ = 0, best_epoch_ = 0, bad_epochs_ = 0, rows_trained_ = 0;
+  double best_ = INFINITY, rate_ = 0;
+  std::vector<EpochRecord> history_;
+  std::vector<torch::Tensor> best_parameters_;
 };
 
-}  // namespace
+namespace {}  // namespace
 
 std::unique_ptr<DataParallel> single_process() { return std::make_unique<SingleProcess>(); }
 
@@ -235,259 +319,26 @@ TrainResult Trainer::fit(surrogates::Network& model, const TensorSet& train,
   if (train.rows() == 0) throw InputError("the training split is empty: no samples to train on");
   if (loss_->weighted() && !train.weights.defined())
     throw InputError("the loss needs point weights, but the dataset names no weight field");
-  const bool root = parallel_->rank() == 0;
-  if (root) std::filesystem::create_directories(output_dir);
-  auto parameters = model.parameters();
-  std::optional<FlatGradients> flat_gradients;
-  if (parallel_->size() > 1) flat_gradients.emplace(parameters);
-  const int ranks = parallel_->size();
-  const bool sharded = shard_ && ranks > 1;
-  const auto& make_optimizer = optimizers().at(optimizer_section_.type());
-  // Sharded, the optimizer is built over this rank's parts once the weights are final (below).
-  std::unique_ptr<torch::optim::Optimizer> optimizer;
-  if (!sharded) optimizer = make_optimizer.make(parameters, optimizer_section_);
-  std::string shard_state;  // this rank's optimizer state from a sharded checkpoint
-  const double base_rate = optimizer_section_.real("lr");
-
-  TrainingState state;
-  const auto checkpoint_path = output_dir / "checkpoint.pt";
-  if (resume) {
-    torch::serialize::InputArchive archive;
-    try {
-      archive.load_from(resume->string());
-    } catch (const c10::Error& e) {
-      throw InputError("cannot read the training checkpoint " + resume->string() +
-                       ": not a surrox checkpoint");
-    }
-    // A checkpoint of another model, family or config: its archive lacks our entries or has
-    // other shapes; say so instead of torch's backtrace.
-    try {
-      torch::serialize::InputArchive model_archive, optimizer_archive, best_archive;
-      torch::Tensor shard_ranks;
-      const long saved_ranks =
-          archive.try_read("optimizer_shard_ranks", shard_ranks) ? shard_ranks.item<long>() : 0;
-      if (saved_ranks > 0 && (!sharded || saved_ranks != ranks))
-        throw InputError(fmt::format(
-            "--resume {}: its optimizer state is sharded over {} ranks "
-            "(training.data_parallel.shard_optimizer_state); resume it on {} ranks with "
-            "shard_optimizer_state: true (this run: {} rank{}, sharding {})",
-            resume->string(), saved_ranks, saved_ranks, ranks, ranks == 1 ? "" : "s",
-            sharded ? "on" : "off"));
-      if (saved_ranks == 0 && sharded)
-        throw InputError("--resume " + resume->string() +
-                         ": its optimizer state is whole (written without "
-                         "training.data_parallel.shard_optimizer_state or on one rank); resume "
-                         "it with shard_optimizer_state: false");
-      archive.read("model", model_archive);
-      if (sharded) {
-        torch::Tensor bytes;
-        archive.read("optimizer_shard_" + std::to_string(parallel_->rank()), bytes);
-        shard_state.assign(static_cast<const char*>(bytes.data_ptr()),
-                           static_cast<std::size_t>(bytes.numel()));
-      } else {
-        archive.read("optimizer", optimizer_archive);
-      }
-      archive.read("best_model", best_archive);
-      // torch's load replaces a parameter whatever its shape: compare the shapes ourselves.
-      std::vector<std::vector<long>> shapes;
-      for (const auto& p : parameters) shapes.push_back(p.sizes().vec());
-      model.load(model_archive);
-      for (std::size_t i = 0; i < parameters.size(); ++i)
-        if (parameters[i].sizes().vec() != shapes[i])
-          throw InputError("--resume " + resume->string() +
-                           ": its network has other layer sizes than this config's");
-      if (!sharded) optimizer->load(optimizer_archive);
-      torch::Tensor epoch, history, schedule, best;
-      archive.read("epoch", epoch);
-      archive.read("history", history);
-      archive.read("schedule", schedule);
-      archive.read("best", best);
-      state.epoch = epoch.item<long>();
-      for (long e = 0; e < history.size(0); ++e) {
-        auto row = history[e];
-        state.history.push_back({row[0].item<long>(), row[1].item<double>(), row[2].item<double>(),
-                                 row[3].item<double>(), row[4].item<double>()});
-      }
-      schedule_->restore(std::vector<double>(schedule.data_ptr<double>(),
-                                             schedule.data_ptr<double>() + schedule.numel()));
-      state.best_epoch = best[0].item<long>();
-      state.best = best[1].item<double>();
-      state.bad_epochs = best[2].item<long>();
-      for (std::size_t i = 0; i < parameters.size(); ++i) {
-        torch::Tensor p;
-        best_archive.read("p" + std::to_string(i), p);
-        state.best_parameters.push_back(p);
-      }
-    } catch (const c10::Error& e) {
-      throw InputError("--resume " + resume->string() +
-                       ": not a checkpoint of this model and config (" +
-                       e.what_without_backtrace() + ")");
-    }
-    spdlog::info("resumed training from {} after epoch {}", resume->string(), state.epoch);
-  }
-
-  // The overlapped or sharded step, over the weights as resumed.
-  std::optional<GradientBuckets> buckets;
-  if (ranks > 1 && (overlap_ || shard_))
-    buckets.emplace(parameters, *parallel_, BucketOptions{bucket_bytes_, overlap_, shard_});
-  if (sharded) {
-    optimizer = make_optimizer.make(buckets->shards(), optimizer_section_);
-    if (!shard_state.empty()) {
-      try {
-        torch::serialize::InputArchive archive;
-        archive.load_from(shard_state.data(), shard_state.size());
-        optimizer->load(archive);
-      } catch (const c10::Error& e) {
-        throw InputError("--resume " + resume->string() +
-                         ": its optimizer shard does not fit this model and config (" +
-                         e.what_without_backtrace() + ")");
-      }
-    }
-  }
-
-  auto save_checkpoint = [&] {
-    // Sharded: every rank's part of the optimizer state, collected on rank 0.
-    const std::vector<std::string> shards =
-        sharded ? parallel_->gather_to_root(optimizer_bytes(*optimizer))
-                : std::vector<std::string>{};
-    if (!root) return;
-    torch::serialize::OutputArchive archive, model_archive, optimizer_archive, best_archive;
-    model.save(model_archive);
-    if (sharded) {
-      archive.write("optimizer_shard_ranks", torch::tensor(static_cast<std::int64_t>(ranks)));
-      for (std::size_t r = 0; r < shards.size(); ++r)
-        archive.write("optimizer_shard_" + std::to_string(r), bytes_tensor(shards[r]));
-    } else {
-      optimizer->save(optimizer_archive);
-      archive.write("optimizer", optimizer_archive);
-    }
-    for (std::size_t i = 0; i < state.best_parameters.size(); ++i)
-      best_archive.write("p" + std::to_string(i), state.best_parameters[i]);
-    archive.write("model", model_archive);
-    archive.write("best_model", best_archive);
-    archive.write("epoch", torch::tensor(static_cast<std::int64_t>(state.epoch)));
-    auto history = torch::zeros({static_cast<long>(state.history.size()), 5}, torch::kFloat64);
-    for (std::size_t e = 0; e < state.history.size(); ++e) {
-      const auto& r = state.history[e];
-      history[e] = torch::tensor({static_cast<double>(r.epoch), r.train_loss, r.validation_loss,
-                                  r.learning_rate, r.seconds},
-                                 torch::kFloat64);
-    }
-    archive.write("history", history);
-    archive.write("schedule", torch::tensor(schedule_->state(), torch::kFloat64));
-    archive.write("best", torch::tensor({static_cast<double>(state.best_epoch), state.best,
-                                         static_cast<double>(state.bad_epochs)},
-                                        torch::kFloat64));
-    AtomicFile file(checkpoint_path);
-    archive.save_to(file.temporary().string());
-    file.commit();
-  };
-
-  TrainResult result;
-  Progress progress("train", static_cast<std::size_t>(epochs_),
-                    root && spdlog::default_logger_raw()->should_log(spdlog::level::info),
-                    "epochs");
+  if (parallel_->rank() == 0) std::filesystem::create_directories(output_dir);
+  TrainingLoopOptions options;
+  options.optimizer = configured_optimizer(optimizer_section_);
+  options.step = {clip_norm_, shard_, overlap_, bucket_bytes_, false};
+  options.checkpoint_interval = checkpoint_interval_;
+  options.checkpoint = output_dir / "checkpoint.pt";
+  options.resume = resume;
+  options.stop_after = stop_after;
+  SupervisedTask task(*this, model, train, validation, output_dir);
   Stopwatch clock;
   const std::clock_t cpu_start = std::clock();
-  double sync_seconds = 0;  // waiting for the gradient sum (and the all-gather, sharded)
-  long rows_trained = 0;
-  bool stop = patience_ > 0 && state.bad_epochs >= patience_;
-  const long first_epoch = state.epoch;
-  auto paused = [&] { return stop_after > 0 && state.epoch - first_epoch >= stop_after; };
-  while (state.epoch < epochs_ && !stop && !paused()) {
-    Stopwatch epoch_clock;
-    const double rate = schedule_->rate(state.epoch, base_rate);
-    set_learning_rate(*optimizer, rate);
-    const torch::Tensor order = permutation(train.rows(), seed_, state.epoch);
-    double loss_sum = 0;
-    for (long b = 0; b < train.rows(); b += batch_size_) {
-      const long global_rows = std::min(train.rows(), b + batch_size_) - b;
-      const auto [begin, end] = share(global_rows, parallel_->rank(), parallel_->size());
-      if (flat_gradients) {
-        flat_gradients->zero();
-      } else {
-        optimizer->zero_grad();
-      }
-      if (buckets) buckets->begin_step();
-      if (end > begin) {
-        const TensorSet batch = train.select(order.slice(0, b + begin, b + end));
-        const torch::Tensor terms =
-            loss_->rows(model.forward(batch.inputs), batch.targets, batch.weights);
-        (terms.sum() / static_cast<double>(global_rows)).backward();
-        loss_sum += terms.detach().sum().item<double>();
-      }
-      Stopwatch sync_clock;
-      if (buckets) {
-        buckets->finish_gradients();
-      } else {
-        std::vector<torch::Tensor> gradients;
-        for (auto& p : parameters) {
-          if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
-          gradients.push_back(p.grad());
-        }
-        parallel_->sum_gradients(gradients);
-      }
-      sync_seconds += sync_clock.seconds();
-      if (sharded) {
-        if (clip_norm_ > 0) buckets->clip_shards(clip_norm_);
-        optimizer->step();
-        Stopwatch gather_clock;
-        buckets->gather_parameters();
-        sync_seconds += gather_clock.seconds();
-      } else {
-        if (clip_norm_ > 0) torch::nn::utils::clip_grad_norm_(parameters, clip_norm_);
-        optimizer->step();
-      }
-      rows_trained += end - begin;
-    }
-    EpochRecord record;
-    record.epoch = ++state.epoch;
-    record.train_loss = parallel_->sum(loss_sum) / static_cast<double>(train.rows());
-    record.validation_loss = evaluate(model, validation);
-    record.learning_rate = rate;
-    record.seconds = epoch_clock.seconds();
-    if (!std::isfinite(record.train_loss))
-      throw Error(fmt::format(
-          "training diverged in epoch {}: the training loss is {}; lower the learning rate "
-          "(now {:.3g}) or set clip_grad_norm{}",
-          record.epoch, record.train_loss, rate,
-          std::filesystem::exists(checkpoint_path)
-              ? "; the last good checkpoint is " + checkpoint_path.string()
-              : ""));
-    schedule_->observe(record.validation_loss);
-    // Without a validation split the training loss stands in for it.
-    const double watched =
-        std::isfinite(record.validation_loss) ? record.validation_loss : record.train_loss;
-    if (watched < state.best) {
-      state.best = watched;
-      state.best_epoch = record.epoch;
-      state.bad_epochs = 0;
-      state.best_parameters = clone_parameters(model);
-    } else {
-      ++state.bad_epochs;
-    }
-    state.history.push_back(record);
-    stop = patience_ > 0 && state.bad_epochs >= patience_;
-    if (root) write_text_atomically(output_dir / "metrics.csv", metrics_csv(state.history));
-    if (state.epoch % checkpoint_interval_ == 0 || state.epoch == epochs_ || stop || paused())
-      save_checkpoint();
-    progress.update(static_cast<std::size_t>(state.epoch),
-                    fmt::format("loss {:.4e}  validation {:.4e}  lr {:.2e}", record.train_loss,
-                                record.validation_loss, rate));
-  }
-  progress.finish(fmt::format("best validation {:.4e} at epoch {}", state.best, state.best_epoch));
-  if (restore_best_ && !paused() && !state.best_parameters.empty())
-    load_parameters(model, state.best_parameters);
-  result.history = state.history;
-  result.best_epoch = state.best_epoch;
-  result.best_validation_loss = state.best;
-  result.stopped_early = stop && state.epoch < epochs_;
-  result.optimizer_state_bytes = static_cast<long>(optimizer_bytes(*optimizer).size());
-  result.gradient_sync_seconds = sync_seconds;
+  const TrainingLoopResult loop = run_training(model, task, *parallel_, options);
+  task.finish(loop.paused);
+  TrainResult result = task.result();
+  result.optimizer_state_bytes = loop.optimizer_state_bytes;
+  result.gradient_sync_seconds = loop.gradient_sync_seconds;
   result.cpu_seconds =
       parallel_->sum(static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC);
   result.samples_per_second =
-      static_cast<double>(parallel_->sum(static_cast<double>(rows_trained))) /
+      static_cast<double>(parallel_->sum(static_cast<double>(task.rows_trained()))) /
       std::max(clock.seconds(), 1e-9);
   return result;
 }

@@ -1,9 +1,9 @@
 #pragma once
-// The training loop every surrogate uses: shuffled mini-batches (deterministic from the seed),
-// an optimizer, a learning-rate schedule and a loss from their registries, gradient clipping,
-// early stopping on the validation loss, a metrics CSV, checkpoints every N epochs and at the
-// end, and an exact resume: a run resumed from a checkpoint continues the loss curve that the
-// uninterrupted run would have produced, bit for bit on CPU.
+// The supervised families' front end of the one trainer (training_loop.hpp): shuffled mini-batches
+// (deterministic from the seed), an optimizer, a learning-rate schedule and a loss from their
+// registries, gradient clipping, early stopping on the validation loss, a metrics CSV, checkpoints
+// every N epochs and at the end, and an exact resume: a run resumed from a checkpoint continues the
+// loss curve that the uninterrupted run would have produced, bit for bit on CPU.
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -60,6 +60,8 @@ class Trainer {
   double evaluate(surrogates::Network& model, const TensorSet& data);
 
  private:
+  class SupervisedTask;  // the epochs over rows that fit() runs through the one training loop
+
   long epochs_, batch_size_, patience_, checkpoint_interval_;
   std::uint64_t seed_;
   double clip_norm_;
