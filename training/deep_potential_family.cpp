@@ -18,10 +18,11 @@
 #include "surrogates/deep_potential/model_file.hpp"
 #include "surrogates/deep_potential/training_data.hpp"
 #include "training/collective_data_parallel.hpp"
-#include "training/deep_potential_family_checkpoint.hpp"
 #include "training/deep_potential_parity.hpp"
+#include "training/deep_potential_task.hpp"
 #include "training/loss_plot.hpp"
 #include "training/optimizer.hpp"
+#include "training/training_loop.hpp"
 
 namespace surrox::training {
 namespace {
@@ -235,48 +236,6 @@ dp::SeE2aConfig dp_model_config(const CaseNode& m) {
   return c;
 }
 
-struct DpPrefactors {
-  double e, f, v;
-};
-
-// This rank's share [begin, end) of n items.
-std::pair<long, long> dp_share(long n, int rank, int size) {
-  return {n * rank / size, n * (rank + 1) / size};
-}
-
-// This rank's part of one global batch's loss: its frames' squared errors divided by the global
-// counts, so that the parts summed over ranks are DeePMD's loss of the whole batch.
-torch::Tensor dp_loss_part(const dp::Prediction& p, const dp::Labels& l, double atoms,
-                           long global_frames, const DpPrefactors& pref) {
-  const double frames = static_cast<double>(global_frames);
-  torch::Tensor loss = pref.e * (p.energy - l.energy).pow(2).sum() / (frames * atoms) +
-                       pref.f * (p.force - l.force).pow(2).sum() / (frames * atoms * 3);
-  if (pref.v > 0 && l.virial.defined())
-    loss = loss + pref.v * (p.virial - l.virial).pow(2).sum() / (frames * 9 * atoms);
-  return loss;
-}
-
-// `dp test` metrics over the first `frames` frames of each system (all when frames < 0), the
-// frames split over the ranks and the sums combined.
-dp::ErrorSums dp_measure(dp::SeE2aModel& model, const std::vector<dp::SystemData>& systems,
-                         long frames, DataParallel& parallel) {
-  dp::ErrorSums mine;
-  for (const auto& s : systems) {
-    const long n = frames < 0 ? s.frames.frames : std::min(frames, s.frames.frames);
-    const auto [begin, end] = dp_share(n, parallel.rank(), parallel.size());
-    if (end > begin) mine.add(dp::evaluate_system(model, s, 8, begin, end));
-  }
-  dp::ErrorSums all;
-  all.energy2 = parallel.sum(mine.energy2);
-  all.force2 = parallel.sum(mine.force2);
-  all.virial2 = parallel.sum(mine.virial2);
-  all.frames = std::lround(parallel.sum(static_cast<double>(mine.frames)));
-  all.force_values = std::lround(parallel.sum(static_cast<double>(mine.force_values)));
-  all.virial_values = std::lround(parallel.sum(static_cast<double>(mine.virial_values)));
-  all.atoms = std::lround(parallel.sum(static_cast<double>(mine.atoms)));
-  return all;
-}
-
 // DeePMD-kit's change_bias_after_training: the energy errors E_label − E_model of the first
 // `frames` frames of each system fitted by least squares on the frames' type counts, the fit
 // added to the per-type bias. Every rank computes it alike (same model, same frames), so the
@@ -351,143 +310,21 @@ void DeepPotentialFamily::train(const TrainRequest& request, nlohmann::json& res
     model->compute_statistics(stat);
     model->fit_energy_bias(counts, energies);
   }
-  auto parameters = model->parameters();
-  auto optimizer = optimizers()
-                       .at(t.section("optimizer").type(), t.section("optimizer").context("type"))
-                       .make(parameters, t.section("optimizer"));
-  const double lr0 = t.section("optimizer").real("lr"), stop_lr = t.real("stop_lr");
-  const long total_steps = t.integer("steps");
-  const long decay_steps = t.integer("decay_steps"), batch_size = t.integer("batch_size");
-  const long save_freq = t.integer("save_freq");
-  // r such that lr₀·r^(steps/decay_steps) = stop_lr (DeePMD-kit LearningRateExp).
-  const double decay_rate =
-      std::exp(std::log(stop_lr / lr0) / (static_cast<double>(total_steps) / decay_steps));
-  const CaseNode lp = t.section("loss");
-  const long disp = t.integer("disp_freq"), vframes = t.integer("validation_frames");
-  // Systems drawn in proportion to their frames (DeePMD's default auto_prob "prob_sys_size").
-  std::vector<double> weights;
-  for (const auto& s : train) weights.push_back(static_cast<double>(s.frames.frames));
-  std::mt19937_64 rng(static_cast<std::uint64_t>(t.integer("seed")));
-  std::discrete_distribution<int> pick_system(weights.begin(), weights.end());
-
-  const nlohmann::json identity = dp_checkpoint_identity(root);
-  const auto checkpoint_path = request.output_dir / "checkpoint.pt";
-  DpTrainingState state;
-  state.csv =
-      "epoch,train_loss,validation_loss,learning_rate,pref_e,pref_f,train_energy_rmse_per_atom,"
-      "train_force_rmse,validation_energy_rmse_per_atom,validation_force_rmse,seconds\n";
-  if (request.resume) {
-    state = load_dp_checkpoint(*request.resume, model, *optimizer, identity);
-    std::istringstream in(state.rng);
-    in >> rng;
-    if (!in) throw InputError("--resume " + request.resume->string() + ": corrupt generator state");
-    spdlog::info("deep_potential: resumed from {} after step {}", request.resume->string(),
-                 state.step);
-  }
-  // --max-epochs: this invocation trains at most that many more steps (then resume).
-  const long first_step = state.step;
-  const long last_step =
-      request.max_epochs > 0 ? std::min(total_steps, first_step + request.max_epochs) : total_steps;
-  auto save_checkpoint = [&](double seconds) {
-    if (!request.runtime.root()) return;
-    std::ostringstream out;
-    out << rng;
-    DpTrainingState s = state;
-    s.rng = out.str();
-    s.seconds = seconds;
-    std::filesystem::create_directories(request.output_dir);
-    save_dp_checkpoint(checkpoint_path, model, *optimizer, identity, s);
-  };
-
-  const auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return state.seconds +
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
+  DeepPotentialTask task(model, train, valid, root, *parallel);
+  TrainingLoopOptions options;
+  options.optimizer = configured_optimizer(t.section("optimizer"));
+  // A type absent from a step's system leaves its networks without gradients on every rank.
+  options.step.unused_keep_no_gradient = true;
+  options.checkpoint_interval = t.integer("save_freq");
+  options.checkpoint = request.output_dir / "checkpoint.pt";
+  options.resume = request.resume;
+  options.stop_after = request.max_epochs;  // --max-epochs: at most that many more steps
   model->train();
-  for (long step = first_step; step < last_step; ++step) {
-    const double lr = lr0 * std::pow(decay_rate, static_cast<double>(step / decay_steps));
-    set_learning_rate(*optimizer, lr);
-    const double coef = lr / lr0;
-    const DpPrefactors pref{
-        lp.real("limit_pref_e") + (lp.real("start_pref_e") - lp.real("limit_pref_e")) * coef,
-        lp.real("limit_pref_f") + (lp.real("start_pref_f") - lp.real("limit_pref_f")) * coef,
-        lp.real("limit_pref_v") + (lp.real("start_pref_v") - lp.real("limit_pref_v")) * coef};
-    const auto& s = train[pick_system(rng)];
-    std::vector<long> frames(std::min(batch_size, s.frames.frames));
-    std::uniform_int_distribution<long> pick_frame(0, s.frames.frames - 1);
-    for (auto& f : frames) f = pick_frame(rng);
-    const auto [begin, end] =
-        dp_share(static_cast<long>(frames.size()), parallel->rank(), parallel->size());
-    optimizer->zero_grad();
-    double loss_part = 0;
-    if (end > begin) {
-      const std::vector<long> mine(frames.begin() + begin, frames.begin() + end);
-      const dp::EnvBatch batch = dp::batch_frames(s, mine, config.ntypes());
-      const dp::Prediction p = dp::predict(model, batch, true);
-      const torch::Tensor loss =
-          dp_loss_part(p, dp::labels_of(s, mine), static_cast<double>(s.atoms()),
-                       static_cast<long>(frames.size()), pref);
-      loss.backward();
-      loss_part = loss.item<double>();
-    }
-    if (parallel->size() > 1) {
-      // A parameter no rank used (a type absent from the system) keeps no gradient, as on one
-      // rank, so that Adam leaves it alone there too.
-      std::vector<torch::Tensor> used{
-          torch::zeros({static_cast<long>(parameters.size())}, torch::kFloat64)};
-      for (std::size_t i = 0; i < parameters.size(); ++i)
-        used[0][static_cast<long>(i)] = parameters[i].grad().defined() ? 1.0 : 0.0;
-      parallel->sum_gradients(used);
-      std::vector<torch::Tensor> gradients;
-      for (auto& p : parameters) {
-        if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
-        gradients.push_back(p.grad());
-      }
-      parallel->sum_gradients(gradients);
-      for (std::size_t i = 0; i < parameters.size(); ++i)
-        if (used[0][static_cast<long>(i)].item<double>() == 0)
-          parameters[i].mutable_grad() = torch::Tensor();
-    }
-    optimizer->step();
-    state.running_loss += parallel->sum(loss_part);
-    ++state.running;
-    state.step = step + 1;
-    if (state.step % disp == 0 || state.step == total_steps) {
-      const dp::ErrorSums tr = dp_measure(model, train, vframes, *parallel);
-      const dp::ErrorSums va = dp_measure(model, valid, vframes, *parallel);
-      const auto trm = tr.metrics(), vam = va.metrics();
-      const double seconds = elapsed();
-      const double va_loss = valid.empty()
-                                 ? NAN
-                                 : pref.e * va.energy2 / std::max<long>(va.frames, 1) *
-                                           (va.atoms / std::max<double>(va.frames, 1)) +
-                                       pref.f * va.force2 / std::max<long>(va.force_values, 1);
-      const double running_loss = state.running_loss / state.running;
-      state.csv += fmt::format(
-          "{},{:.10g},{:.10g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{:.3f}\n", state.step,
-          running_loss, va_loss, lr, pref.e, pref.f, trm["energy_rmse_per_atom"].get<double>(),
-          trm["force_rmse"].get<double>(),
-          valid.empty() ? "nan" : fmt::format("{:.6g}", vam["energy_rmse_per_atom"].get<double>()),
-          valid.empty() ? "nan" : fmt::format("{:.6g}", vam["force_rmse"].get<double>()), seconds);
-      const double eta = (seconds - state.seconds) / (state.step - first_step) *
-                         static_cast<double>(total_steps - state.step);
-      spdlog::info(
-          "step {}/{}: loss {:.4g}, lr {:.3g}, train E {:.3g} eV/atom F {:.3g} eV/Å{}, ETA {:.0f} s",
-          state.step, total_steps, running_loss, lr, trm["energy_rmse_per_atom"].get<double>(),
-          trm["force_rmse"].get<double>(),
-          valid.empty() ? std::string()
-                        : fmt::format(", validation E {:.3g} F {:.3g}",
-                                      vam["energy_rmse_per_atom"].get<double>(),
-                                      vam["force_rmse"].get<double>()),
-          eta);
-      state.running_loss = 0;
-      state.running = 0;
-    }
-    if (state.step % save_freq == 0 && state.step != last_step) save_checkpoint(elapsed());
-  }
-  const double seconds = elapsed();
-  save_checkpoint(seconds);  // at the end, and where --max-epochs paused the run
+  run_training(*model, task, *parallel, options);
+  const DpTrainingState& state = task.state();
+  const long total_steps = t.integer("steps");
+  const double seconds = task.elapsed();
+  const auto& checkpoint_path = options.checkpoint;
   model->eval();
   // After the checkpoint, so that resuming a finished run shifts the same weights again.
   if (t.boolean("change_bias_after_training") && state.step == total_steps) {
@@ -499,7 +336,7 @@ void DeepPotentialFamily::train(const TrainRequest& request, nlohmann::json& res
   const dp::ErrorSums train_all = dp_measure(model, train, -1, *parallel);
   const dp::ErrorSums valid_all = dp_measure(model, valid, -1, *parallel);
   long n_parameters = 0;
-  for (const auto& p : parameters) n_parameters += p.numel();
+  for (const auto& p : model->parameters()) n_parameters += p.numel();
   results["model"] = config.to_json();
   results["parameters"] = n_parameters;
   results["steps"] = state.step;
@@ -508,7 +345,8 @@ void DeepPotentialFamily::train(const TrainRequest& request, nlohmann::json& res
   results["train"] = train_all.metrics();
   results["validation"] = valid.empty() ? nlohmann::json() : valid_all.metrics();
   results["training_seconds"] = seconds;
-  results["steps_per_second"] = (state.step - first_step) / std::max(seconds - state.seconds, 1e-9);
+  results["steps_per_second"] =
+      (state.step - task.first_step()) / std::max(seconds - task.first_seconds(), 1e-9);
   if (request.runtime.root()) {
     const auto& out = request.output_dir;
     dp::save_model(out / "model.pt", model,

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/yaml_json.hpp"
 #include "surrogates/deep_potential/model_file.hpp"
@@ -40,15 +39,8 @@ nlohmann::json dp_checkpoint_identity(const CaseNode& root) {
           {"training", training}};
 }
 
-void save_dp_checkpoint(const std::filesystem::path& path,
-                        surrogates::deep_potential::SeE2aModel& model,
-                        torch::optim::Optimizer& optimizer, const nlohmann::json& identity,
-                        const DpTrainingState& state) {
-  torch::serialize::OutputArchive archive, model_archive, optimizer_archive;
-  model->save(model_archive);
-  optimizer.save(optimizer_archive);
-  archive.write("model", model_archive);
-  archive.write("optimizer", optimizer_archive);
+void write_dp_checkpoint_state(torch::serialize::OutputArchive& archive,
+                               const nlohmann::json& identity, const DpTrainingState& state) {
   const nlohmann::json metadata = {{"family", surrogates::deep_potential::kFamilyName},
                                    {"kind", kDpCheckpointKind},
                                    {"format_version", 1},
@@ -60,22 +52,13 @@ void save_dp_checkpoint(const std::filesystem::path& path,
                                    {"metrics_csv", state.csv},
                                    {"seconds", state.seconds}};
   archive.write("metadata", c10::IValue(metadata.dump()));
-  AtomicFile file(path);
-  archive.save_to(file.temporary().string());
-  file.commit();
 }
 
-DpTrainingState load_dp_checkpoint(const std::filesystem::path& path,
-                                   surrogates::deep_potential::SeE2aModel& model,
-                                   torch::optim::Optimizer& optimizer,
-                                   const nlohmann::json& identity) {
-  const std::string source = path.string();
-  if (!std::filesystem::is_regular_file(path))
-    throw InputError("--resume " + source + ": no such checkpoint file");
-  torch::serialize::InputArchive archive;
+DpTrainingState read_dp_checkpoint_state(torch::serialize::InputArchive& archive,
+                                         const std::string& source,
+                                         const nlohmann::json& identity) {
   nlohmann::json meta;
   try {
-    archive.load_from(source);
     c10::IValue text;
     if (!archive.try_read("metadata", text) || !text.isString())
       throw InputError("--resume " + source +
@@ -102,15 +85,6 @@ DpTrainingState load_dp_checkpoint(const std::filesystem::path& path,
         "--resume {}: the checkpoint was written for another config ({} differs); resume with "
         "the config it was trained with",
         source, differs));
-  try {
-    torch::serialize::InputArchive model_archive, optimizer_archive;
-    archive.read("model", model_archive);
-    archive.read("optimizer", optimizer_archive);
-    model->load(model_archive);
-    optimizer.load(optimizer_archive);
-  } catch (const c10::Error& e) {
-    throw InputError("--resume " + source + ": corrupt checkpoint: " + e.what_without_backtrace());
-  }
   DpTrainingState state;
   try {
     state.step = meta.at("step");

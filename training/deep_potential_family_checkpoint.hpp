@@ -1,6 +1,7 @@
 #pragma once
-// The deep_potential family's training checkpoint (OUTDIR/checkpoint.pt): one torch archive with
-// the model (weights and statistics), the optimizer's state and "metadata", JSON with the family,
+// The deep_potential family's training checkpoint (OUTDIR/checkpoint.pt): the one trainer's
+// archive (training_loop.hpp) with the model (weights and statistics), the optimizer's state
+// and the task's "metadata", JSON with the family,
 // the config sections the run was trained with (model, data, training), the step, the
 // batch-selection generator's state, the running loss since the last metrics row and the
 // metrics.csv rows so far. The learning rate and the loss prefactors are functions of the step,
@@ -12,7 +13,6 @@
 #include <string>
 
 #include "core/case_node.hpp"
-#include "surrogates/deep_potential/se_e2_a.hpp"
 
 namespace surrox::training {
 
@@ -28,17 +28,15 @@ struct DpTrainingState {
 // What a checkpoint must match to be resumed: the config's model, data and training sections.
 nlohmann::json dp_checkpoint_identity(const CaseNode& root);
 
-void save_dp_checkpoint(const std::filesystem::path& path,
-                        surrogates::deep_potential::SeE2aModel& model,
-                        torch::optim::Optimizer& optimizer, const nlohmann::json& identity,
-                        const DpTrainingState& state);
+// The task's entry of the one trainer's checkpoint ("metadata", beside the trainer's "model" and
+// "optimizer"): the family, the kind, the identity and the state.
+void write_dp_checkpoint_state(torch::serialize::OutputArchive& archive,
+                               const nlohmann::json& identity, const DpTrainingState& state);
 
-// Restores model and optimizer in place. InputError for a file that is not a deep-potential
-// training checkpoint (another family's checkpoint, a model file) or one written for another
-// config (naming the first key that differs).
-DpTrainingState load_dp_checkpoint(const std::filesystem::path& path,
-                                   surrogates::deep_potential::SeE2aModel& model,
-                                   torch::optim::Optimizer& optimizer,
-                                   const nlohmann::json& identity);
+// InputError for an archive that is not a deep-potential training checkpoint (another family's
+// checkpoint, a model file) or one written for another config (naming the first key that
+// differs); otherwise its state.
+DpTrainingState read_dp_checkpoint_state(torch::serialize::InputArchive& archive,
+                                         const std::string& source, const nlohmann::json& identity);
 
 }  // namespace surrox::training

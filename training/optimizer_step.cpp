@@ -90,8 +90,9 @@ OptimizerStep::OptimizerStep(std::vector<torch::Tensor> parameters, const Optimi
     : parameters_(std::move(parameters)), parallel_(parallel), options_(options) {
   const int ranks = parallel_.size();
   if (options_.unused_keep_no_gradient && (options_.shard || options_.overlap))
-    throw Error("the optimizer step keeps unused parameters without gradients only in the "
-                "plain gradient sum, not sharded or overlapped");
+    throw Error(
+        "the optimizer step keeps unused parameters without gradients only in the "
+        "plain gradient sum, not sharded or overlapped");
   sharded_ = options_.shard && ranks > 1;
   if (ranks > 1 && !options_.unused_keep_no_gradient)
     flat_gradients_ = std::make_unique<FlatGradients>(parameters_);
@@ -165,7 +166,8 @@ void OptimizerStep::combine_gradients() {
 void OptimizerStep::save(torch::serialize::OutputArchive& archive) {
   // Sharded: every rank's part of the optimizer state, collected on rank 0.
   const std::vector<std::string> shards =
-      sharded_ ? parallel_.gather_to_root(optimizer_bytes(*optimizer_)) : std::vector<std::string>{};
+      sharded_ ? parallel_.gather_to_root(optimizer_bytes(*optimizer_))
+               : std::vector<std::string>{};
   if (parallel_.rank() != 0) return;
   if (sharded_) {
     archive.write("optimizer_shard_ranks",

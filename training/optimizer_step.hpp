@@ -58,8 +58,8 @@ class OptimizerStep {
   // state does not fit (sharded over other ranks, whole where sharding is on, other shapes).
   void load(torch::serialize::InputArchive& archive, const std::string& source);
 
-  long state_bytes();             // this rank's optimizer state, serialized (sharded: its part)
-  double sync_seconds() const {   // wall time in the gradient sum's collectives so far
+  long state_bytes();            // this rank's optimizer state, serialized (sharded: its part)
+  double sync_seconds() const {  // wall time in the gradient sum's collectives so far
     return sync_seconds_;
   }
 

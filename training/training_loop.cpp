@@ -96,12 +96,15 @@ TrainingLoopResult run_training(torch::nn::Module& model, TrainingTask& task,
     task.train_unit(unit, step);
     ++unit;
     check_finite(task, unit, options.checkpoint);
-    if (!options.checkpoint.empty() &&
-        (unit % options.checkpoint_interval == 0 || unit == task.units() || task.stop() ||
-         paused()))
+    if (!options.checkpoint.empty() && (unit % options.checkpoint_interval == 0 ||
+                                        unit == task.units() || task.stop() || paused()))
       save_checkpoint();
   }
   result.units_trained = unit - first;
+  // A resumed run with nothing left to train still leaves its checkpoint in its own folder.
+  if (result.units_trained == 0 && options.resume && !options.checkpoint.empty() &&
+      !std::filesystem::exists(options.checkpoint))
+    save_checkpoint();
   result.paused = paused();
   result.optimizer_state_bytes = step.state_bytes();
   result.gradient_sync_seconds = step.sync_seconds();
