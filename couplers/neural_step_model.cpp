@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "training/training_loop.hpp"
 
 namespace surrox::couplers {
 namespace {
@@ -62,8 +63,8 @@ NeuralStepModel::NeuralStepModel(const torch::Tensor& snapshots, NeuralStepOptio
   }
   for (const auto& p : linear_->parameters()) parameters_.push_back(p);
   for (const auto& p : mlp_->parameters()) parameters_.push_back(p);
-  optimizer_ = std::make_unique<torch::optim::Adam>(
-      parameters_, torch::optim::AdamOptions(options_.learning_rate));
+  one_process_ = training::single_process();
+  optimizer_ = fresh_adam();
 
   const torch::Tensor inputs = (before - in_mean_) / in_scale_;
   const torch::Tensor targets = (change - out_mean_) / out_scale_;
@@ -90,12 +91,82 @@ torch::Tensor NeuralStepModel::forward(const torch::Tensor& scaled_input) {
   return linear_->forward(scaled_input) + mlp_->forward(scaled_input);
 }
 
-void NeuralStepModel::adam_step(const torch::Tensor& inputs, const torch::Tensor& targets) {
-  optimizer_->zero_grad();
-  const torch::Tensor loss = torch::mse_loss(forward(inputs), targets);
-  loss.backward();
-  optimizer_->step();
+std::unique_ptr<training::OptimizerStep> NeuralStepModel::fresh_adam() {
+  const double rate = options_.learning_rate;
+  return std::make_unique<training::OptimizerStep>(
+      parameters_,
+      [rate](std::vector<torch::Tensor> parameters) {
+        return std::make_unique<torch::optim::Adam>(std::move(parameters),
+                                                    torch::optim::AdamOptions(rate));
+      },
+      *one_process_, training::OptimizerStepOptions{});
 }
+
+double NeuralStepModel::adam_step(training::OptimizerStep& step, const torch::Tensor& inputs,
+                                  const torch::Tensor& targets) {
+  double value = 0;
+  step.step([&] {
+    const torch::Tensor loss = torch::mse_loss(forward(inputs), targets);
+    loss.backward();
+    value = loss.item<double>();
+  });
+  return value;
+}
+
+class NeuralStepModel::OfflineEpochs final : public training::TrainingTask {
+ public:
+  OfflineEpochs(NeuralStepModel& model, const torch::Tensor& inputs, const torch::Tensor& targets)
+      : model_(model), inputs_(inputs), targets_(targets) {}
+  long units() const override { return model_.options_.epochs; }
+  const char* unit_name() const override { return "pretraining epoch"; }
+  long units_done() const override { return 0; }
+  double last_loss() const override { return loss_; }
+  double last_learning_rate() const override { return model_.options_.learning_rate; }
+  void train_unit(long, training::OptimizerStep& step) override {
+    const long rows = inputs_.size(0), batch = model_.options_.batch;
+    const torch::Tensor order = torch::randperm(rows, torch::kLong);
+    loss_ = 0;
+    for (long s = 0; s < rows; s += batch) {
+      const torch::Tensor idx = order.slice(0, s, std::min(rows, s + batch));
+      loss_ += model_.adam_step(step, inputs_.index_select(0, idx), targets_.index_select(0, idx));
+    }
+  }
+  // In memory: no checkpoints.
+  void save(torch::serialize::OutputArchive&) const override {}
+  void load(torch::serialize::InputArchive&, const std::string&) override {}
+
+ private:
+  NeuralStepModel& model_;
+  const torch::Tensor& inputs_;
+  const torch::Tensor& targets_;
+  double loss_ = 0;
+};
+
+class NeuralStepModel::ReplayUpdates final : public training::TrainingTask {
+ public:
+  ReplayUpdates(NeuralStepModel& model, long newest) : model_(model), newest_(newest) {}
+  long units() const override { return model_.options_.updates; }
+  const char* unit_name() const override { return "online update"; }
+  long units_done() const override { return 0; }
+  double last_loss() const override { return loss_; }
+  double last_learning_rate() const override { return model_.options_.learning_rate; }
+  void train_unit(long, training::OptimizerStep& step) override {
+    const long batch = std::min(model_.options_.batch, model_.buffer_size_);
+    std::uniform_int_distribution<long> pick(0, model_.buffer_size_ - 1);
+    std::vector<long> rows{newest_};
+    while (static_cast<long>(rows.size()) < batch) rows.push_back(pick(model_.rng_));
+    const torch::Tensor idx = torch::tensor(rows, torch::kLong);
+    loss_ = model_.adam_step(step, model_.buffer_in_.index_select(0, idx),
+                             model_.buffer_out_.index_select(0, idx));
+  }
+  void save(torch::serialize::OutputArchive&) const override {}
+  void load(torch::serialize::InputArchive&, const std::string&) override {}
+
+ private:
+  NeuralStepModel& model_;
+  long newest_;
+  double loss_ = 0;
+};
 
 void NeuralStepModel::fit_offline(const torch::Tensor& inputs, const torch::Tensor& targets) {
   // The linear layer from least squares (with a bias column) first, then Adam on both parts.
@@ -108,14 +179,8 @@ void NeuralStepModel::fit_offline(const torch::Tensor& inputs, const torch::Tens
     linear_->weight.copy_(w.slice(0, 0, n).t());
     linear_->bias.copy_(w[n]);
   }
-  const long rows = inputs.size(0);
-  for (long epoch = 0; epoch < options_.epochs; ++epoch) {
-    const torch::Tensor order = torch::randperm(rows, torch::kLong);
-    for (long s = 0; s < rows; s += options_.batch) {
-      const torch::Tensor idx = order.slice(0, s, std::min(rows, s + options_.batch));
-      adam_step(inputs.index_select(0, idx), targets.index_select(0, idx));
-    }
-  }
+  OfflineEpochs epochs(*this, inputs, targets);
+  training::run_units(epochs, *optimizer_, options_.epochs);
   torch::NoGradGuard no_grad;
   pretraining_loss_ = torch::mse_loss(forward(inputs), targets).item<double>();
 }
@@ -149,14 +214,8 @@ void NeuralStepModel::learn(const PodProjection& before, const std::vector<doubl
   const long newest = buffer_next_;
   buffer_next_ = (buffer_next_ + 1) % capacity;
   buffer_size_ = std::min(capacity, buffer_size_ + 1);
-  std::uniform_int_distribution<long> pick(0, buffer_size_ - 1);
-  const long batch = std::min(options_.batch, buffer_size_);
-  for (long u = 0; u < options_.updates; ++u) {
-    std::vector<long> rows{newest};
-    while (static_cast<long>(rows.size()) < batch) rows.push_back(pick(rng_));
-    const torch::Tensor idx = torch::tensor(rows, torch::kLong);
-    adam_step(buffer_in_.index_select(0, idx), buffer_out_.index_select(0, idx));
-  }
+  ReplayUpdates updates(*this, newest);
+  training::run_units(updates, *optimizer_, options_.updates);
 }
 
 void NeuralStepModel::keep_start() {
@@ -173,8 +232,7 @@ void NeuralStepModel::reset_to_start() {
     torch::NoGradGuard no_grad;
     for (std::size_t i = 0; i < parameters_.size(); ++i) parameters_[i].copy_(start_parameters_[i]);
   }
-  optimizer_ = std::make_unique<torch::optim::Adam>(
-      parameters_, torch::optim::AdamOptions(options_.learning_rate));
+  optimizer_ = fresh_adam();
   buffer_in_.copy_(start_buffer_in_);
   buffer_out_.copy_(start_buffer_out_);
   buffer_size_ = start_buffer_size_;

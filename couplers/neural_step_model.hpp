@@ -10,13 +10,16 @@
 // network starts at zero output: the mean increment of the data, nearly persistence.
 // Online training (TorchFort-style, in memory): learn() adds one (before, after) pair of a
 // fallback to a replay buffer and takes a few Adam steps on minibatches from it (the newest
-// pair always in the batch).
+// pair always in the batch). Pretraining and the online updates are tasks of the one trainer
+// (training/training_loop.hpp), whose optimizer step keeps Adam's state between fallbacks.
 #include <torch/torch.h>
 
 #include <random>
 #include <vector>
 
 #include "surrogates/pod/pod_basis.hpp"
+#include "training/data_parallel.hpp"
+#include "training/optimizer_step.hpp"
 
 namespace surrox::couplers {
 
@@ -60,9 +63,15 @@ class NeuralStepModel {
   long parameter_count() const;
 
  private:
+  class OfflineEpochs;  // the pretraining task: epochs over the training pairs
+  class ReplayUpdates;  // the online task: steps on minibatches of the replay buffer
+
   torch::Tensor forward(const torch::Tensor& scaled_input);
-  void adam_step(const torch::Tensor& inputs, const torch::Tensor& targets);
+  // One optimizer step on these rows' mean squared error; returns the loss.
+  double adam_step(training::OptimizerStep& step, const torch::Tensor& inputs,
+                   const torch::Tensor& targets);
   void fit_offline(const torch::Tensor& inputs, const torch::Tensor& targets);
+  std::unique_ptr<training::OptimizerStep> fresh_adam();
 
   NeuralStepOptions options_;
   surrogates::pod::PodBasis basis_, change_basis_;
@@ -70,7 +79,8 @@ class NeuralStepModel {
   torch::nn::Linear linear_{nullptr};
   torch::nn::Sequential mlp_{nullptr};
   std::vector<torch::Tensor> parameters_;
-  std::unique_ptr<torch::optim::Adam> optimizer_;
+  std::unique_ptr<training::DataParallel> one_process_;
+  std::unique_ptr<training::OptimizerStep> optimizer_;
   // Replay buffer of scaled (input, target) rows; a ring once full.
   torch::Tensor buffer_in_, buffer_out_;
   long buffer_size_ = 0, buffer_next_ = 0;

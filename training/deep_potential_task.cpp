@@ -140,22 +140,22 @@ void DeepPotentialTask::write_row(double lr, double pref_e, double pref_f) {
                                         (va.atoms / std::max<double>(va.frames, 1)) +
                                     pref_f * va.force2 / std::max<long>(va.force_values, 1);
   const double running_loss = state_.running_loss / state_.running;
-  state_.csv += fmt::format(
-      "{},{:.10g},{:.10g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{:.3f}\n", state_.step,
-      running_loss, va_loss, lr, pref_e, pref_f, trm["energy_rmse_per_atom"].get<double>(),
-      trm["force_rmse"].get<double>(),
-      none ? "nan" : fmt::format("{:.6g}", vam["energy_rmse_per_atom"].get<double>()),
-      none ? "nan" : fmt::format("{:.6g}", vam["force_rmse"].get<double>()), seconds);
+  state_.csv +=
+      fmt::format("{},{:.10g},{:.10g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{:.3f}\n",
+                  state_.step, running_loss, va_loss, lr, pref_e, pref_f,
+                  trm["energy_rmse_per_atom"].get<double>(), trm["force_rmse"].get<double>(),
+                  none ? "nan" : fmt::format("{:.6g}", vam["energy_rmse_per_atom"].get<double>()),
+                  none ? "nan" : fmt::format("{:.6g}", vam["force_rmse"].get<double>()), seconds);
   const double eta = (seconds - state_.seconds) / (state_.step - first_step_) *
                      static_cast<double>(total_steps_ - state_.step);
   spdlog::info(
       "step {}/{}: loss {:.4g}, lr {:.3g}, train E {:.3g} eV/atom F {:.3g} eV/Å{}, ETA {:.0f} s",
       state_.step, total_steps_, running_loss, lr, trm["energy_rmse_per_atom"].get<double>(),
       trm["force_rmse"].get<double>(),
-      none ? std::string()
-           : fmt::format(", validation E {:.3g} F {:.3g}",
-                         vam["energy_rmse_per_atom"].get<double>(),
-                         vam["force_rmse"].get<double>()),
+      none
+          ? std::string()
+          : fmt::format(", validation E {:.3g} F {:.3g}", vam["energy_rmse_per_atom"].get<double>(),
+                        vam["force_rmse"].get<double>()),
       eta);
   state_.running_loss = 0;
   state_.running = 0;
