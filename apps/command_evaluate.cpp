@@ -16,7 +16,9 @@ class EvaluateCommand final : public Command {
  public:
   std::string name() const override { return "evaluate"; }
   std::string description() const override {
-    return "Evaluate a trained model (any family) on a dataset: errors per channel into summary.json";
+    return "Evaluate a trained model (any family) on a dataset: errors per channel into summary.json, "
+           "beside the baselines the family has (field models: nearest training case and "
+           "inverse-distance interpolation)";
   }
   void configure(CLI::App& app) override {
     app.add_option("model", model_, "a model.pt written by `surrox train` (or TorchScript)")
@@ -25,6 +27,11 @@ class EvaluateCommand final : public Command {
                    "the dataset to evaluate on, of the kind the model's family trains on (a "
                    "sweep dataset for `field` models)")
         ->required();
+    app.add_option("--baseline-neighbours", baseline_neighbours_,
+                   "field models: k of the inverse-distance interpolation baseline (the k "
+                   "nearest training cases in parameter space)")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
   }
   std::filesystem::path default_output_dir() const override {
     return default_output_for("evaluate-", data_.empty() ? "DATA" : data_);
@@ -41,7 +48,8 @@ class EvaluateCommand final : public Command {
     results["model"] = model_;
     results["data"] = data_;
     results["family"] = family;
-    const training::EvaluateRequest request{model_, data_, runtime, output_dir};
+    const training::EvaluateRequest request{model_, data_, runtime, output_dir,
+                                            baseline_neighbours_};
     families.create(family)->evaluate(request, results);
     spdlog::info("evaluated a {} model on {}: {}", family, data_,
                  output_dir.empty() ? "see the log" : (output_dir / "summary.json").string());
@@ -50,6 +58,7 @@ class EvaluateCommand final : public Command {
 
  private:
   std::string model_, data_;
+  long baseline_neighbours_ = 3;
 };
 
 }  // namespace

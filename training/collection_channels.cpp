@@ -254,6 +254,32 @@ std::vector<CollectionCase> collection_cases(const std::string& files, const fs:
   if (files.empty()) throw InputError("`files` is empty: give a manifest or a glob of VTK files");
   fs::path pattern(files);
   if (pattern.is_relative()) pattern = base / pattern;
+  std::error_code error;
+  if (fs::is_directory(pattern, error)) {
+    // A folder: its manifest when it has one (the cases' parameters are there), else its VTK
+    // files, in name order.
+    for (const char* manifest : {"manifest.csv", "manifest.yaml", "manifest.yml"})
+      if (fs::is_regular_file(pattern / manifest, error))
+        return collection_cases((pattern / manifest).string(), base, fingerprint_text);
+    std::vector<fs::path> found;
+    for (const auto& entry : fs::directory_iterator(pattern, error)) {
+      const std::string e = collection_lower(entry.path().extension().string());
+      if (entry.is_regular_file() && (e == ".vtu" || e == ".vts" || e == ".vti" || e == ".vtp" ||
+                                      e == ".vtr" || e == ".vtk" || e == ".vtm"))
+        found.push_back(entry.path());
+    }
+    std::sort(found.begin(), found.end());
+    if (found.empty())
+      throw InputError(
+          "is a folder with neither a manifest (manifest.csv, .yaml) nor VTK files (.vtu, .vts, "
+          ".vti, .vtp, .vtr, .vtk, .vtm)",
+          {pattern.string()});
+    if (fingerprint_text) fingerprint_text->clear();
+    std::vector<CollectionCase> cases;
+    for (const auto& f : found)
+      cases.push_back(collection_case_of({}, f.string(), pattern.string()));
+    return cases;
+  }
   const std::string ext = collection_lower(pattern.extension().string());
   if (ext == ".csv" || ext == ".yaml" || ext == ".yml") {
     std::ifstream in(pattern, std::ios::binary);

@@ -47,6 +47,12 @@ fs::path collection_cache_path(const CaseNode& c) {
   if (!cache.empty()) return fs::path(cache).is_relative() ? base / cache : fs::path(cache);
   fs::path files(c.string("files"));
   if (files.is_relative()) files = base / files;
+  std::error_code error;
+  if (fs::is_directory(files, error)) {  // inside the folder, named as its cases are found
+    for (const char* manifest : {"manifest.csv", "manifest.yaml", "manifest.yml"})
+      if (fs::is_regular_file(files / manifest, error)) return files / "manifest.cache.h5";
+    return files / "collection.cache.h5";
+  }
   const std::string ext = files.extension().string();
   if (ext == ".csv" || ext == ".yaml" || ext == ".yml")
     return files.parent_path() / (files.stem().string() + ".cache.h5");
@@ -252,8 +258,9 @@ Schema CollectionDataset::schema() {
       "meshes; grid networks (unet) need every case on one shared 2D structured grid (.vts, "
       ".vti).");
   s.string("files",
-           "a manifest (.csv or .yaml: `file`, optional `name`, then the case's parameters) or a "
-           "glob of VTK files (e.g. cases/*.vtu), relative to this config's folder");
+           "a manifest (.csv or .yaml: `file`, optional `name`, then the case's parameters), a "
+           "glob of VTK files (e.g. cases/*.vtu) or a folder (its manifest.csv/.yaml if it has "
+           "one, else its VTK files), relative to this config's folder");
   s.choice("rows", {"points", "cells"},
            "what a training row is: a point of each case's mesh (point arrays) or a cell (cell "
            "arrays)")

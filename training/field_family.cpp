@@ -18,8 +18,10 @@
 #include "surrogates/surrogate.hpp"
 #include "training/airfrans_metrics.hpp"
 #include "training/collective_data_parallel.hpp"
+#include "training/field_baselines.hpp"
 #include "training/field_data_sources.hpp"
 #include "training/field_dataset.hpp"
+#include "training/field_errors.hpp"
 #include "training/loss_plot.hpp"
 #include "training/trainer.hpp"
 
@@ -53,18 +55,6 @@ torch::Tensor predict_split(surrogates::Surrogate& model, const FieldDataset& da
   return torch::cat(parts);
 }
 
-// ‖p − t‖₂ / ‖t‖₂ per output channel (‖p − t‖₂ where the truth is zero); dimension 1 is
-// the channel.
-std::vector<double> relative_l2(const torch::Tensor& prediction, const torch::Tensor& truth) {
-  std::vector<double> errors;
-  for (long c = 0; c < truth.size(1); ++c) {
-    const auto t = truth.select(1, c), p = prediction.select(1, c);
-    const double norm = t.norm().item<double>(), error = (p - t).norm().item<double>();
-    errors.push_back(norm > 0 ? error / norm : error);
-  }
-  return errors;
-}
-
 nlohmann::json by_channel(const std::vector<std::string>& names,
                           const std::vector<double>& values) {
   nlohmann::json out = nlohmann::json::object();
@@ -72,11 +62,26 @@ nlohmann::json by_channel(const std::vector<std::string>& names,
   return out;
 }
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return NAN;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+std::string error_cell(double e) {
+  return std::isfinite(e) ? fmt::format("{:.6e}", e) : "undefined";
+}
+
+// Output channels constant over the training split (Uz of a 2D case): normalised with scale 1
+// (field_dataset.cpp), so they do not break training, but there is nothing to learn in them and
+// their relative errors are undefined (field_errors.hpp); said at training and in summary.json.
+void report_constant_outputs(const FieldDataset& data, nlohmann::json& results) {
+  const torch::Tensor t = data.train.targets;
+  const torch::Tensor per_channel = t.transpose(0, 1).reshape({t.size(1), -1});
+  std::vector<std::string> constant;
+  for (long c = 0; c < per_channel.size(0); ++c)
+    if (per_channel[c].std(/*unbiased=*/false).item<double>() <= 1e-12)
+      constant.push_back(data.outputs.names[static_cast<std::size_t>(c)]);
+  results["constant_output_channels"] = constant;
+  if (!constant.empty())
+    spdlog::warn(
+        "data: output channel(s) {} are constant over the training cases: nothing to "
+        "learn there, and their relative errors will be undefined",
+        fmt::join(constant, ", "));
 }
 
 class FieldFamily final : public SurrogateFamily {
@@ -110,6 +115,8 @@ void FieldFamily::train(const TrainRequest& request, nlohmann::json& results) {
     spdlog::warn(
         "data: training on {} unconverged case(s) ({}) because include_unconverged is true",
         data.unconverged_cases_kept.size(), fmt::join(data.unconverged_cases_kept, ", "));
+
+  report_constant_outputs(data, results);
 
   torch::manual_seed(static_cast<std::uint64_t>(training_node.integer("seed")));
   const auto& entry = surrogates::networks().at(network_node.type(), network_node.context("type"));
@@ -188,12 +195,26 @@ FieldDataset load_field_evaluation_data(const EvaluateRequest& request,
   Schema schema("The data section a field model was trained with.");
   schema.component("data", field_data_sources(), "the data and its channels")
       .default_type(kDefaultFieldDataSource);
-  const auto source = field_data_sources().at(type, {request.model.string()}).make();
-  const io::CaseFile section = io::load_case_text(
-      "data: " + data_section.dump(), request.model.string() + " (data section)", schema,
-      {"data." + source->data_key() + "=" + std::filesystem::absolute(request.data).string()});
-  return source->load_all(section.root.section("data"), metadata.layout, metadata.inputs,
-                          metadata.outputs);
+  const auto& entry = field_data_sources().at(type, {request.model.string()});
+  const auto source = entry.make();
+  // The path goes in as an override of the model's data section; an error then names that
+  // override, which the user never typed: it is said as the DATA argument instead.
+  const std::string path = std::filesystem::absolute(request.data).string();
+  const std::string set = "data." + source->data_key() + "=" + path;
+  try {
+    const io::CaseFile section = io::load_case_text(
+        "data: " + data_section.dump(), request.model.string() + " (data section)", schema, {set});
+    return source->load_all(section.root.section("data"), metadata.layout, metadata.inputs,
+                            metadata.outputs);
+  } catch (const InputError& e) {
+    std::string why = e.what();
+    for (const std::string& typed : {"--set " + set, set})
+      for (std::size_t at; (at = why.find(typed)) != std::string::npos;)
+        why.replace(at, typed.size(), "DATA " + request.data.string());
+    throw InputError(fmt::format(
+        "surrox evaluate {} {}: {}\n(this field model was trained on `{}` data: DATA must be {})",
+        request.model.string(), request.data.string(), why, type, entry.doc));
+  }
 }
 
 // Per case [rows, C]: the rows of a case are contiguous (points layout; cases of a file
@@ -215,29 +236,51 @@ std::vector<torch::Tensor> field_rows_per_case(const torch::Tensor& t, const Fie
   return parts;
 }
 
-// case_errors.csv's text: each case's relative L2 error per channel; the median and largest
-// over the cases per channel go to medians and worst.
-std::string field_case_errors_csv(const std::vector<torch::Tensor>& p_cases,
-                                  const std::vector<torch::Tensor>& t_cases,
-                                  const FieldDataset& data, std::vector<double>& medians,
-                                  std::vector<double>& worst) {
+// Each case's relative L2 error per channel, [case][channel].
+std::vector<std::vector<double>> case_errors(const std::vector<torch::Tensor>& p_cases,
+                                             const std::vector<torch::Tensor>& t_cases) {
+  std::vector<std::vector<double>> errors;
+  for (std::size_t k = 0; k < t_cases.size(); ++k)
+    errors.push_back(relative_l2(p_cases[k], t_cases[k]));
+  return errors;
+}
+
+// Over the cases `chosen` (all when empty): the median and the largest per channel.
+void case_medians(const std::vector<std::vector<double>>& errors, const std::vector<long>& chosen,
+                  long channels, std::vector<double>& medians, std::vector<double>& worst) {
+  for (long c = 0; c < channels; ++c) {
+    std::vector<double> column;
+    for (std::size_t k = 0; k < errors.size(); ++k)
+      if (chosen.empty() || std::count(chosen.begin(), chosen.end(), static_cast<long>(k)))
+        column.push_back(errors[k][static_cast<std::size_t>(c)]);
+    medians.push_back(median_of(column));
+    worst.push_back(max_of(column));
+  }
+}
+
+// case_errors.csv's text: each case's relative L2 error per channel, then the baselines' under
+// `nearest:CHANNEL` and `idwK:CHANNEL` when they were computed.
+std::string field_case_errors_csv(const FieldDataset& data,
+                                  const std::vector<std::vector<double>>& model,
+                                  const std::vector<std::vector<double>>& nearest,
+                                  const std::vector<std::vector<double>>& interpolated,
+                                  long neighbours) {
   const std::vector<std::string>& channels = data.outputs.names;
-  const long cases = static_cast<long>(data.test_cases.size());
-  std::vector<std::vector<double>> case_errors(channels.size());
   std::ostringstream csv;
-  csv << "case," << fmt::format("{}", fmt::join(channels, ",")) << "\n";
-  for (long k = 0; k < cases; ++k) {
-    const auto errors = relative_l2(p_cases[k], t_cases[k]);
-    csv << data.test_cases[static_cast<std::size_t>(k)];
-    for (std::size_t c = 0; c < channels.size(); ++c) {
-      case_errors[c].push_back(errors[c]);
-      csv << "," << fmt::format("{:.6e}", errors[c]);
+  csv << "case," << fmt::format("{}", fmt::join(channels, ","));
+  if (!nearest.empty())
+    for (const char* prefix : {"nearest", "idw"})
+      for (const auto& c : channels)
+        csv << "," << prefix << (prefix[0] == 'i' ? std::to_string(neighbours) : "") << ":" << c;
+  csv << "\n";
+  for (std::size_t k = 0; k < model.size(); ++k) {
+    csv << data.test_cases[k];
+    for (double e : model[k]) csv << "," << error_cell(e);
+    if (!nearest.empty()) {
+      for (double e : nearest[k]) csv << "," << error_cell(e);
+      for (double e : interpolated[k]) csv << "," << error_cell(e);
     }
     csv << "\n";
-  }
-  for (const auto& e : case_errors) {
-    medians.push_back(median_of(e));
-    worst.push_back(*std::max_element(e.begin(), e.end()));
   }
   return csv.str();
 }
@@ -287,13 +330,99 @@ nlohmann::json field_errors_by_case_group(const surrogates::SurrogateMetadata& m
   return by_group;
 }
 
+// The baselines beside the model (field_baselines.hpp), compared on the cases the model did not
+// train on (all cases, each without itself, when it trained on every one).
+struct FieldBaselineReport {
+  nlohmann::json summary;
+  std::vector<std::vector<double>> nearest, interpolated;  // [case][channel]; empty: skipped
+  std::string table;                                       // baselines.md
+};
+
+FieldBaselineReport field_baseline_report(const EvaluateRequest& request,
+                                          const surrogates::SurrogateMetadata& metadata,
+                                          const FieldDataset& data,
+                                          const std::vector<torch::Tensor>& p_cases,
+                                          const std::vector<torch::Tensor>& t_cases,
+                                          const std::vector<std::vector<double>>& model_errors) {
+  const std::vector<std::string>& channels = data.outputs.names;
+  const long cases = static_cast<long>(t_cases.size());
+  std::set<std::string> trained;
+  for (const char* key : {"train_cases", "validation_cases"})
+    if (metadata.training.contains(key))
+      for (const auto& n : metadata.training[key]) trained.insert(n.get<std::string>());
+  FieldBaselineInputs in;
+  in.inputs =
+      field_rows_per_case(data.inputs.invert(data.test.inputs), data, metadata.layout, cases);
+  in.outputs = t_cases;
+  in.neighbours = request.baseline_neighbours;
+  in.structured = surrogates::find_input<surrogates::StructuredGridInputs>(data.input_domains);
+  std::vector<long> compared;
+  for (long k = 0; k < cases; ++k) {
+    in.training.push_back(trained.count(data.test_cases[static_cast<std::size_t>(k)]) > 0);
+    if (!in.training.back()) compared.push_back(k);
+  }
+  FieldBaselineReport report;
+  const FieldBaselines b = field_baselines(in, data.inputs.names);
+  if (!b.skipped.empty()) {
+    spdlog::warn("no baselines: {}", b.skipped);
+    report.summary = {{"skipped", b.skipped}};
+    return report;
+  }
+  report.nearest = case_errors(b.nearest, t_cases);
+  report.interpolated = case_errors(b.interpolated, t_cases);
+  const long nc = static_cast<long>(channels.size());
+  std::vector<double> model_median, nearest_median, idw_median, unused;
+  case_medians(model_errors, compared, nc, model_median, unused);
+  case_medians(report.nearest, compared, nc, nearest_median, unused);
+  case_medians(report.interpolated, compared, nc, idw_median, unused);
+  std::vector<double> ratio;
+  std::ostringstream table;
+  const std::string idw = fmt::format("idw{}", request.baseline_neighbours);
+  table << fmt::format(
+      "Median relative L2 error over {} {} cases: the model beside the nearest training case "
+      "and inverse-distance interpolation of the {} nearest (parameters: {}; fields combined "
+      "by {}).\n\n"
+      "| channel | model | nearest case | {} | model / best baseline |\n|---|---|---|---|---|\n",
+      compared.empty() ? cases : static_cast<long>(compared.size()),
+      compared.empty() ? "(all; each without itself)" : "held-out", request.baseline_neighbours,
+      fmt::join(b.parameters, ", "), b.combined, idw);
+  for (long c = 0; c < nc; ++c) {
+    const double best = std::min(nearest_median[c], idw_median[c]);
+    ratio.push_back(model_median[c] / best);
+    table << fmt::format("| {} | {} | {} | {} | {} |\n", channels[c], error_cell(model_median[c]),
+                         error_cell(nearest_median[c]), error_cell(idw_median[c]),
+                         std::isfinite(ratio.back()) ? fmt::format("{:.3f}", ratio.back())
+                         : best == 0                 ? "∞ (a baseline is exact)"
+                                                     : "undefined");
+  }
+  report.summary = {
+      {"parameters", b.parameters},
+      {"combined_by", b.combined},
+      {"neighbours", request.baseline_neighbours},
+      {"compared_cases", compared.empty() ? cases : static_cast<long>(compared.size())},
+      {"compared_on",
+       compared.empty() ? "all cases, each without itself" : "cases the model did not train on"},
+      {"model_median", by_channel(channels, model_median)},
+      {"nearest_case_median", by_channel(channels, nearest_median)},
+      {idw + "_median", by_channel(channels, idw_median)},
+      {"model_over_best_baseline", by_channel(channels, ratio)}};
+  report.table = table.str();
+  spdlog::info("{}", report.table);
+  return report;
+}
+
 // case_errors.csv and (for airfoil sweeps) airfrans.md in the output folder, listed in
 // results["outputs"].
 void write_field_evaluation_files(const std::filesystem::path& output_dir, const std::string& csv,
-                                  const std::string& airfrans, nlohmann::json& results) {
+                                  const std::string& airfrans, const std::string& baselines,
+                                  nlohmann::json& results) {
   std::filesystem::create_directories(output_dir);
   write_text_atomically(output_dir / "case_errors.csv", csv);
   results["outputs"] = {{"case_errors_csv", (output_dir / "case_errors.csv").string()}};
+  if (!baselines.empty()) {
+    write_text_atomically(output_dir / "baselines.md", baselines);
+    results["outputs"]["baselines_md"] = (output_dir / "baselines.md").string();
+  }
   if (!airfrans.empty()) {
     write_text_atomically(output_dir / "airfrans.md", airfrans);
     results["outputs"]["airfrans_md"] = (output_dir / "airfrans.md").string();
@@ -327,16 +456,24 @@ void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& resul
       field_rows_per_case(prediction, data, metadata.layout, cases);
   const std::vector<torch::Tensor> t_cases =
       field_rows_per_case(truth, data, metadata.layout, cases);
+  const auto model_errors = case_errors(p_cases, t_cases);
   std::vector<double> medians, worst;
-  const std::string csv = field_case_errors_csv(p_cases, t_cases, data, medians, worst);
+  case_medians(model_errors, {}, static_cast<long>(channels.size()), medians, worst);
   const nlohmann::json by_group = field_errors_by_case_group(metadata, data, p_cases, t_cases);
   results["family"] = "field";
   results["cases"] = cases;
   results["by_case_group"] = by_group;
   results["unconverged_cases_left_out"] = data.unconverged_cases_left_out;
   results["relative_l2"] = by_channel(channels, relative_l2(prediction, truth));
+  results["absolute_rms"] = by_channel(channels, absolute_rms(prediction, truth));
+  results["zero_reference_fraction"] = kZeroReferenceFraction;
   results["case_relative_l2_median"] = by_channel(channels, medians);
   results["case_relative_l2_max"] = by_channel(channels, worst);
+  const FieldBaselineReport baselines =
+      field_baseline_report(request, metadata, data, p_cases, t_cases, model_errors);
+  results["baselines"] = baselines.summary;
+  const std::string csv = field_case_errors_csv(
+      data, model_errors, baselines.nearest, baselines.interpolated, request.baseline_neighbours);
   // Airfoil sweeps: AirfRANS's scores (forces from the predicted fields, Spearman ρ, ...).
   std::string airfrans;
   if (type == "sweep") {
@@ -346,7 +483,7 @@ void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& resul
     if (!results["airfrans"].contains("skipped")) spdlog::info("{}", airfrans);
   }
   if (request.runtime.root() && !request.output_dir.empty())
-    write_field_evaluation_files(request.output_dir, csv, airfrans, results);
+    write_field_evaluation_files(request.output_dir, csv, airfrans, baselines.table, results);
 }
 
 }  // namespace

@@ -30,6 +30,7 @@ struct EvaluateRequest {
   std::filesystem::path model, data;  // surrox evaluate MODEL DATA
   Runtime& runtime;
   std::filesystem::path output_dir;  // where per-case tables or figures go (rank 0)
+  long baseline_neighbours = 3;      // k of the field family's interpolation baseline
 };
 
 class SurrogateFamily {

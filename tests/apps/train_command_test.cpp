@@ -107,10 +107,30 @@ TEST(EvaluateCommand, FieldModelReproducesTrainingTestErrors) {
                 1e-5 * trained["test_relative_l2"][channel].get<double>())
         << channel;
   std::ifstream csv(dir / "eval" / "case_errors.csv");
-  std::string line;
+  std::string line, header;
   int lines = 0;
-  while (std::getline(csv, line)) ++lines;
+  while (std::getline(csv, line)) header = ++lines == 1 ? line : header;
   EXPECT_EQ(lines, 11);
+  // The baselines beside the model, on the 2 cases the model did not train on.
+  const auto& b = r["baselines"];
+  EXPECT_EQ(b["parameters"], nlohmann::json::array({"solver.alpha_deg"})) << b.dump();
+  EXPECT_EQ(b["compared_cases"], 2) << b.dump();
+  EXPECT_EQ(b["combined_by"], "grid index") << b.dump();  // the fixture's grids are shifted
+  EXPECT_GT(b["nearest_case_median"]["pressure"].get<double>(), 0) << b.dump();
+  EXPECT_GT(b["idw3_median"]["pressure"].get<double>(), 0) << b.dump();
+  EXPECT_NEAR(b["model_over_best_baseline"]["pressure"].get<double>(),
+              b["model_median"]["pressure"].get<double>() /
+                  std::min(b["nearest_case_median"]["pressure"].get<double>(),
+                           b["idw3_median"]["pressure"].get<double>()),
+              1e-12);
+  // The fixture's velocity[1] (−cell index) is the same in every case: the nearest case is
+  // exact, and the model's ratio to it has no value.
+  EXPECT_EQ(b["nearest_case_median"]["velocity[1]"].get<double>(), 0.0) << b.dump();
+  EXPECT_TRUE(b["model_over_best_baseline"]["velocity[1]"].is_null()) << b.dump();
+  EXPECT_EQ(header,
+            "case,pressure,velocity[1],nearest:pressure,nearest:velocity[1],"
+            "idw3:pressure,idw3:velocity[1]");
+  EXPECT_TRUE(std::filesystem::exists(dir / "eval" / "baselines.md"));
 
   // Not a model, and a model on a file that is not a sweep: exit 2 with the reason.
   EXPECT_EQ(surrox::testing::run_surrox("evaluate " + config.string() + " " + sweep.string(), &out),
