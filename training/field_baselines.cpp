@@ -16,26 +16,13 @@ bool constant_channel(const torch::Tensor& rows, long c) {
   return hi - lo <= 1e-12 * std::max({1.0, std::fabs(lo), std::fabs(hi)});
 }
 
-}  // namespace
-
-FieldBaselines field_baselines(const FieldBaselineInputs& in,
-                               const std::vector<std::string>& input_names) {
-  FieldBaselines b;
-  const std::size_t cases = in.inputs.size();
-  std::vector<std::size_t> pool;
-  for (std::size_t k = 0; k < cases; ++k)
-    if (in.training[k]) pool.push_back(k);
-  if (pool.size() < 2) {
-    b.skipped = fmt::format(
-        "the evaluated data holds {} of the model's training cases (2 or more are needed); "
-        "evaluate on data that includes them, e.g. the dataset the model was trained on",
-        pool.size());
-    return b;
-  }
-  const long channels = in.inputs.front().size(1);
-  // Parameters: constant within every training case, varying between them.
+// Parameters: channels constant within every training case and varying between them; the
+// others are the mesh's (coordinates and other per-point inputs), returned.
+std::vector<long> split_parameters(const FieldBaselineInputs& in,
+                                   const std::vector<std::size_t>& pool,
+                                   const std::vector<std::string>& input_names, FieldBaselines& b) {
   std::vector<long> coordinates;
-  for (long c = 0; c < channels; ++c) {
+  for (long c = 0; c < in.inputs.front().size(1); ++c) {
     bool constant = true;
     for (std::size_t k : pool) constant = constant && constant_channel(in.inputs[k], c);
     if (!constant) {
@@ -53,76 +40,111 @@ FieldBaselines field_baselines(const FieldBaselineInputs& in,
       b.parameters.push_back(input_names[static_cast<std::size_t>(c)]);
     }
   }
-  if (b.parameter_channels.empty()) {
-    b.skipped = "no input channel is a parameter (constant within each case, varying between "
-                "the training cases): the cases cannot be placed in parameter space";
-    return b;
-  }
-  // One mesh: equal rows and coordinate channels in every case.
-  const torch::Tensor mesh = in.inputs[pool.front()].index_select(
-      1, torch::tensor(coordinates, torch::kLong));
+  return coordinates;
+}
+
+// How two cases' fields combine point by point ("one mesh" or "grid index"); sets b.skipped
+// when they cannot.
+void check_meshes(const FieldBaselineInputs& in, const std::vector<long>& coordinates,
+                  std::size_t first, FieldBaselines& b) {
+  const torch::Tensor columns = torch::tensor(coordinates, torch::kLong);
+  const torch::Tensor mesh = in.inputs[first].index_select(1, columns);
   const double mesh_scale = std::max(1.0, mesh.abs().max().item<double>());
   b.combined = "one mesh";
-  for (std::size_t k = 0; k < cases; ++k) {
-    if (in.inputs[k].size(0) != mesh.size(0)) {
+  for (const auto& inputs : in.inputs) {
+    if (inputs.size(0) != mesh.size(0)) {
       b.skipped = "the cases' meshes differ in size, and the baselines combine fields point by "
                   "point (one mesh, or structured grids of one topology)";
-      return b;
+      return;
     }
-    const bool same_points =
-        (in.inputs[k].index_select(1, torch::tensor(coordinates, torch::kLong)) - mesh)
-            .abs()
-            .max()
-            .item<double>() <= 1e-9 * mesh_scale;
-    if (same_points) continue;
+    const double moved = (inputs.index_select(1, columns) - mesh).abs().max().item<double>();
+    if (moved <= 1e-9 * mesh_scale) continue;
     if (!in.structured) {
       b.skipped = "the cases do not share one mesh (their points differ), and the baselines "
                   "combine fields point by point";
-      return b;
+      return;
     }
     b.combined = "grid index";
   }
-  // Parameters scaled by their spread over the training cases.
-  const long np = static_cast<long>(b.parameter_channels.size());
+}
+
+// Each case's distances to the training cases (but itself) in parameters scaled by their spread
+// over the training cases, nearest first.
+std::vector<std::vector<std::pair<double, std::size_t>>> parameter_distances(
+    const FieldBaselineInputs& in, const std::vector<std::size_t>& pool,
+    const std::vector<long>& parameters) {
   auto parameters_of = [&](std::size_t k) {
     std::vector<double> p;
-    for (long c : b.parameter_channels) p.push_back(in.inputs[k][0][c].item<double>());
+    for (long c : parameters) p.push_back(in.inputs[k][0][c].item<double>());
     return p;
   };
-  std::vector<double> mean(static_cast<std::size_t>(np), 0.0), spread(mean.size(), 0.0);
+  const std::size_t np = parameters.size();
+  std::vector<double> mean(np, 0.0), spread(np, 0.0);
   for (std::size_t k : pool) {
     const auto p = parameters_of(k);
-    for (long i = 0; i < np; ++i) mean[i] += p[i] / static_cast<double>(pool.size());
+    for (std::size_t i = 0; i < np; ++i) mean[i] += p[i] / static_cast<double>(pool.size());
   }
   for (std::size_t k : pool) {
     const auto p = parameters_of(k);
-    for (long i = 0; i < np; ++i)
+    for (std::size_t i = 0; i < np; ++i)
       spread[i] += (p[i] - mean[i]) * (p[i] - mean[i]) / static_cast<double>(pool.size());
   }
   for (auto& s : spread) s = std::sqrt(s);
-  for (std::size_t k = 0; k < cases; ++k) {
+  std::vector<std::vector<std::pair<double, std::size_t>>> all;
+  for (std::size_t k = 0; k < in.inputs.size(); ++k) {
     const auto p = parameters_of(k);
     std::vector<std::pair<double, std::size_t>> distances;
     for (std::size_t j : pool) {
       if (j == k) continue;  // a training case is not its own neighbour
       const auto q = parameters_of(j);
       double d2 = 0;
-      for (long i = 0; i < np; ++i) d2 += std::pow((p[i] - q[i]) / spread[i], 2);
+      for (std::size_t i = 0; i < np; ++i) d2 += std::pow((p[i] - q[i]) / spread[i], 2);
       distances.emplace_back(std::sqrt(d2), j);
     }
     std::sort(distances.begin(), distances.end());
-    b.nearest.push_back(in.outputs[distances.front().second]);
-    const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(in.neighbours),
-                                                distances.size());
-    if (distances.front().first == 0) {  // the same parameters: that case's fields
-      b.interpolated.push_back(in.outputs[distances.front().second]);
+    all.push_back(std::move(distances));
+  }
+  return all;
+}
+
+}  // namespace
+
+FieldBaselines field_baselines(const FieldBaselineInputs& in,
+                               const std::vector<std::string>& input_names) {
+  FieldBaselines b;
+  std::vector<std::size_t> pool;
+  for (std::size_t k = 0; k < in.inputs.size(); ++k)
+    if (in.training[k]) pool.push_back(k);
+  if (pool.size() < 2) {
+    b.skipped = fmt::format(
+        "the evaluated data holds {} of the model's training cases (2 or more are needed); "
+        "evaluate on data that includes them, e.g. the dataset the model was trained on",
+        pool.size());
+    return b;
+  }
+  const std::vector<long> coordinates = split_parameters(in, pool, input_names, b);
+  if (b.parameter_channels.empty()) {
+    b.skipped = "no input channel is a parameter (constant within each case, varying between "
+                "the training cases): the cases cannot be placed in parameter space";
+    return b;
+  }
+  check_meshes(in, coordinates, pool.front(), b);
+  if (!b.skipped.empty()) return b;
+  const auto distances = parameter_distances(in, pool, b.parameter_channels);
+  for (std::size_t k = 0; k < in.inputs.size(); ++k) {
+    const auto& nearest = distances[k];
+    b.nearest.push_back(in.outputs[nearest.front().second]);
+    if (nearest.front().first == 0) {  // the same parameters: that case's fields
+      b.interpolated.push_back(in.outputs[nearest.front().second]);
       continue;
     }
+    const std::size_t n =
+        std::min<std::size_t>(static_cast<std::size_t>(in.neighbours), nearest.size());
     torch::Tensor sum = torch::zeros_like(in.outputs[k]);
     double weights = 0;
     for (std::size_t m = 0; m < n; ++m) {
-      const double w = 1.0 / (distances[m].first * distances[m].first);
-      sum = sum + w * in.outputs[distances[m].second];
+      const double w = 1.0 / (nearest[m].first * nearest[m].first);
+      sum = sum + w * in.outputs[nearest[m].second];
       weights += w;
     }
     b.interpolated.push_back(sum / weights);
