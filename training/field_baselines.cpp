@@ -53,15 +53,17 @@ void check_meshes(const FieldBaselineInputs& in, const std::vector<long>& coordi
   b.combined = "one mesh";
   for (const auto& inputs : in.inputs) {
     if (inputs.size(0) != mesh.size(0)) {
-      b.skipped = "the cases' meshes differ in size, and the baselines combine fields point by "
-                  "point (one mesh, or structured grids of one topology)";
+      b.skipped =
+          "the cases' meshes differ in size, and the baselines combine fields point by "
+          "point (one mesh, or structured grids of one topology)";
       return;
     }
     const double moved = (inputs.index_select(1, columns) - mesh).abs().max().item<double>();
     if (moved <= 1e-9 * mesh_scale) continue;
     if (!in.structured) {
-      b.skipped = "the cases do not share one mesh (their points differ), and the baselines "
-                  "combine fields point by point";
+      b.skipped =
+          "the cases do not share one mesh (their points differ), and the baselines "
+          "combine fields point by point";
       return;
     }
     b.combined = "grid index";
@@ -124,8 +126,9 @@ FieldBaselines field_baselines(const FieldBaselineInputs& in,
   }
   const std::vector<long> coordinates = split_parameters(in, pool, input_names, b);
   if (b.parameter_channels.empty()) {
-    b.skipped = "no input channel is a parameter (constant within each case, varying between "
-                "the training cases): the cases cannot be placed in parameter space";
+    b.skipped =
+        "no input channel is a parameter (constant within each case, varying between "
+        "the training cases): the cases cannot be placed in parameter space";
     return b;
   }
   check_meshes(in, coordinates, pool.front(), b);

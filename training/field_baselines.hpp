@@ -9,11 +9,11 @@
 // Fields are combined point by point: on one shared mesh (equal rows and equal coordinate
 // channels), or by grid index where the cases are structured grids of one topology whose points
 // differ (body-fitted grids of other shapes); otherwise the baselines say why they were skipped.
+#include <torch/torch.h>
+
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <torch/torch.h>
 
 namespace surrox::training {
 

@@ -29,8 +29,7 @@ std::vector<double> absolute_rms(const torch::Tensor& prediction, const torch::T
 }
 
 double median_of(std::vector<double> v) {
-  v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }),
-          v.end());
+  v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }), v.end());
   if (v.empty()) return NAN;
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();

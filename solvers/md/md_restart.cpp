@@ -101,18 +101,9 @@ void MdSolver::save_state(io::Hdf5Checkpoint& c) const {
   c.scalars["md_residual"] = residual_;  // the last thermo row's e_total; 0 before the first
   save_box(c, "md_box", system_.box);    // a barostat changes both
   save_box(c, "md_build_box", neighbors_.build_box());
-  // Records: every rank holds the same thermo rows and RDF samples (reduced), rank 0 the frames.
+  // Records: every rank holds the same thermo rows (and RDF samples), rank 0 the frames.
   c.arrays.push_back({"md_thermo", thermo_array(rows_)});
-  if (!rdf_samples_.empty()) {
-    io::HostArray g("md_rdf", rdf_samples_.size(), rdf_bins_ + 1);
-    for (std::size_t k = 0; k < rdf_samples_.size(); ++k) {
-      for (long b = 0; b < rdf_bins_; ++b) g(k, b) = rdf_samples_[k][b];
-      g(k, rdf_bins_) = rdf_press_[k];
-    }
-    c.arrays.push_back({"md_rdf", g});
-  }
-  dump_frames_.save(c);
-  deepmd_.save(c);
+  for (const auto& output : outputs_) output->save(c);
   potential_->save_state(c);
 }
 
@@ -178,19 +169,7 @@ void MdSolver::load_state(const io::Hdf5Checkpoint& c) {
     rows_ = rows_from_array(saved->values, system_.box);
   if (rows_.empty()) rows_ = {measure_thermo()};  // a checkpoint from before rows were saved
   residual_ = c.scalar_or("md_residual", rows_.back().e_total);
-  rdf_samples_.clear();
-  rdf_press_.clear();
-  if (const io::NamedArray* g = c.find_array("md_rdf")) {
-    if (static_cast<long>(g->values.extent(1)) != rdf_bins_ + 1)
-      throw InputError(fmt::format("the checkpoint's RDF has {} bins, this case {}",
-                                   g->values.extent(1) - 1, rdf_bins_));
-    for (std::size_t k = 0; k < g->values.extent(0); ++k) {
-      rdf_samples_.emplace_back(&g->values(k, 0), &g->values(k, 0) + rdf_bins_);
-      rdf_press_.push_back(g->values(k, rdf_bins_));
-    }
-  }
-  dump_frames_.load(c);
-  deepmd_.load(c);
+  for (auto& output : outputs_) output->load(c);
 }
 
 }  // namespace surrox::solvers::md

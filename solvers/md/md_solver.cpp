@@ -79,33 +79,23 @@ void MdSolver::initialize(const CaseNode& config, Runtime& runtime) {
                   "a barostat needs a thermostat's temperature: set integrator.style to langevin "
                   "or nose_hoover");
   thermo_every_ = config.integer("thermo");
-  dump_every_ = config.integer("dump");
   per_atom_ = config.boolean("per_atom");
   per_atom_step_ = -1;
-  const CaseNode deepmd = config.section("deepmd");
-  deepmd_.setup(deepmd.integer("every"), deepmd.integer("first"), deepmd.integer("set_size"),
-                deepmd.strings("type_map"));
-  if (deepmd.integer("every") > 0 && units_name != "metal")
-    deepmd.fail("every", "DeePMD frames are in eV and Å: use `units: metal`");
-  if (deepmd.integer("every") > 0 &&
-      static_cast<int>(deepmd.strings("type_map").size()) < system_.ntypes)
-    deepmd.fail("type_map", fmt::format("names {} element(s) but the system has {} atom types",
-                                        deepmd.strings("type_map").size(), system_.ntypes));
-  rdf_bins_ = config.section("rdf").integer("bins");
-  rdf_every_ = config.section("rdf").integer("every");
-  rdf_samples_.clear();
-  rdf_press_.clear();
+  outputs_.clear();
+  for (const std::string& name : md_outputs().names())
+    if (auto output = md_outputs().at(name).make(config, *this))
+      outputs_.push_back(std::move(output));
+  std::stable_partition(outputs_.begin(), outputs_.end(),
+                        [](const auto& o) { return !o->recomputes_forces(); });
   step_ = 0;
   rows_.clear();
-  dump_frames_ = DumpFrames();
   phase_seconds_.clear();
 
   neighbors_.build(system_, 0);
   compute_forces(true);
   check_forces();
   rows_.push_back(measure_thermo());
-  if (dump_every_ > 0) write_dump_frame();
-  if (deepmd_.due(step_)) record_deepmd_frame();
+  for (auto& output : outputs_) output->start(*this);
   refresh_state();
   spdlog::info(
       "md: {} atoms, box {:.6g} x {:.6g} x {:.6g}, {} ghosts, pair {}, {} neighbours per atom",
@@ -293,9 +283,10 @@ StepReport MdSolver::advance() {
       neighbors_.update_ghosts(system_);
     }
   }
-  const bool rdf_step = rdf_bins_ > 0 && step_ % rdf_every_ == 0;
   const bool thermo_step = step_ % thermo_every_ == 0 || step_ == steps_;
-  compute_forces(thermo_step || rdf_step);
+  bool energy_step = thermo_step;
+  for (const auto& output : outputs_) energy_step = energy_step || output->needs_energy(step_);
+  compute_forces(energy_step);
   {
     ScopedPhase clock(phase_seconds_, "integrate");
     thermostat_->add_forces(system_, step_);
@@ -317,16 +308,15 @@ StepReport MdSolver::advance() {
     if (!std::isfinite(residual_))
       throw Error(fmt::format("the md run diverged at step {}: total energy {}", step_, residual_));
   }
-  if (rdf_step) {
+  {
     ScopedPhase clock(phase_seconds_, "thermo");
-    sample_rdf();
+    for (auto& output : outputs_) output->after_step(*this, step_);
   }
-  if (dump_every_ > 0 && step_ % dump_every_ == 0) write_dump_frame();
-  if (deepmd_.due(step_)) record_deepmd_frame();
   return {step_, time(), dt_};
 }
 
-void MdSolver::record_deepmd_frame() {
+void MdSolver::with_potential_labels(
+    const std::function<void(const System&, const VirialView&, double)>& use) {
   // The potential's own forces with the per-atom virial; the step's forces (which may hold a
   // thermostat's share) are restored after, so the trajectory is unchanged.
   Vec3View kept(Kokkos::view_alloc(Kokkos::WithoutInitializing, "MdSolver::kept_f"),
@@ -336,9 +326,11 @@ void MdSolver::record_deepmd_frame() {
   per_atom_ = true;
   compute_forces(true);
   per_atom_ = per_atom;
-  deepmd_.record(system_, vatom_, energy_, comm_);
+  use(system_, vatom_, energy_);
   Kokkos::deep_copy(system_.f, kept);
 }
+
+double MdSolver::pair_cutoff() const { return potential_->cutoff(); }
 
 Diagnostics MdSolver::monitor() const {
   const ThermoRow r = thermo();
@@ -414,11 +406,6 @@ io::MeshData MdSolver::output_mesh() const {
   return mesh;
 }
 
-void MdSolver::write_dump_frame() {
-  const AtomData d = gather();  // collective
-  if (rank_ == 0) dump_frames_.add(step_, d);
-}
-
 AtomData MdSolver::gather() const {
   AtomData mine = system_.to_host();
   if (neighbors_.ranks() == 1) return mine;
@@ -453,25 +440,9 @@ void MdSolver::finalize(const std::filesystem::path& output_dir, nlohmann::json&
           "{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g}\n", r.step,
           r.temp, r.e_pair, r.e_kin, r.e_total, r.press, r.vol, r.lx, r.ly, r.lz);
   }
-  if (rank_ == 0 && !dump_frames_.empty()) dump_frames_.write(output_dir / "dump.lammpstrj");
   if (rank_ == 0) write_data_file(output_dir / "final.data", all, system_.units.name, step_);
-  deepmd_.write(output_dir, rank_);
+  for (auto& output : outputs_) output->finalize(*this, output_dir, results);
   potential_->finalize(output_dir, rank_, results);
-  if (deepmd_.frames() > 0)
-    results["deepmd"] = {{"frames", deepmd_.frames()}, {"folder", "deepmd"}};
-  if (!rdf_samples_.empty()) {
-    const Rdf r = rdf();
-    if (rank_ == 0) {
-      std::ofstream out(output_dir / "rdf.csv");
-      out << "r,g,g_stderr\n";
-      for (std::size_t b = 0; b < r.r.size(); ++b)
-        out << fmt::format("{:.17g},{:.17g},{:.17g}\n", r.r[b], r.g[b], r.g_stderr[b]);
-    }
-    results["rdf"] = {{"samples", r.samples},
-                      {"press_mean", r.press},
-                      {"press_stderr", r.press_stderr},
-                      {"file", "rdf.csv"}};
-  }
   nlohmann::json thermo = nlohmann::json::array();
   for (const auto& r : rows_)
     thermo.push_back({{"step", r.step},

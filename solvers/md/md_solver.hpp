@@ -6,13 +6,17 @@
 // vol, lx, ly, lz with LAMMPS's definitions and normalisation).
 // Spatial decomposition over the MPI ranks (NeighborList); the state lives in Kokkos Views of
 // the default execution space.
+#include <mpi.h>
+
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "solvers/md/barostat.hpp"
-#include "solvers/md/deepmd_output.hpp"
-#include "solvers/md/dump_frames.hpp"
+#include "solvers/md/data_file.hpp"
+#include "solvers/md/force_tally.hpp"
+#include "solvers/md/md_output.hpp"
 #include "solvers/md/neighbor_list.hpp"
 #include "solvers/md/potential.hpp"
 #include "solvers/md/thermostat.hpp"
@@ -52,20 +56,19 @@ class MdSolver final : public Solver {
   // Thermo of the current state (computes energies if this step did not).
   ThermoRow thermo() const;
   const std::vector<ThermoRow>& thermo_rows() const { return rows_; }
-  // Radial distribution function averaged over the samples so far (LAMMPS compute rdf:
-  // bins of width r_c/bins up to the pair cutoff), its standard error, and the pressure
-  // averaged over the same samples.
-  struct Rdf {
-    std::vector<double> r, g, g_stderr;
-    long samples = 0;
-    double press = 0, press_stderr = 0;
-  };
-  Rdf rdf() const;
   const System& system() const { return system_; }
   const NeighborList& neighbors() const { return neighbors_; }
   long natoms() const { return natoms_; }  // over all ranks
   // All atoms, gathered on rank 0 (empty elsewhere); collective.
   AtomData gather() const;
+  double pair_cutoff() const;
+  MPI_Comm comm() const { return comm_; }
+  int rank() const { return rank_; }
+  // `use` sees the system with the potential's own forces of this step (a thermostat's share
+  // left out), the per-atom virial and the potential energy; the step's forces are put back
+  // after, so the trajectory is unchanged (the DeePMD frames' labels). Collective.
+  void with_potential_labels(
+      const std::function<void(const System&, const VirialView&, double)>& use);
 
  private:
   // Forces; with `energy`, energy and virial (and per-atom values when asked for).
@@ -75,15 +78,12 @@ class MdSolver final : public Solver {
   double mv2() const;  // Σ m v² over owned atoms
   void rescale_box();  // the barostat's step: box and owned atoms
   void check_forces();
-  void write_dump_frame();
-  void sample_rdf();
-  void record_deepmd_frame();
 
   System system_;
   NeighborList neighbors_;
   std::unique_ptr<Potential> potential_;
   double dt_ = 0.005, residual_ = 0;
-  long step_ = 0, steps_ = 0, thermo_every_ = 10, neigh_every_ = 1, dump_every_ = 0;
+  long step_ = 0, steps_ = 0, thermo_every_ = 10, neigh_every_ = 1;
   bool neigh_check_ = true;
   std::unique_ptr<Thermostat> thermostat_;
   CellRescaleBarostat barostat_;
@@ -95,11 +95,8 @@ class MdSolver final : public Solver {
   VirialView vatom_;         // per-atom virial
   long per_atom_step_ = -1;  // step at which eatom_ and vatom_ were computed
   std::vector<ThermoRow> rows_;
-  DumpFrames dump_frames_;
-  DeepmdRecorder deepmd_;
-  long rdf_bins_ = 0, rdf_every_ = 100;
-  std::vector<std::vector<double>> rdf_samples_;
-  std::vector<double> rdf_press_;
+  // The outputs (md_output.hpp): those that only read the step's state first.
+  std::vector<std::unique_ptr<MdOutput>> outputs_;
   std::map<std::string, double> phase_seconds_;
   double dof_ = 0;
   long natoms_ = 0;

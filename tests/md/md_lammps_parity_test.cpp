@@ -8,6 +8,10 @@
 // compared live when lmp is installed.
 #include <fmt/format.h>
 
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
 #include "md/md_test_support.hpp"
 
 namespace surrox::solvers::md::test {
@@ -160,8 +164,34 @@ TEST(MdLammpsParity, RadialDistributionAndPressureAgreeWithinStatisticalError) {
                               "rdf: {{bins: 50, every: 100}}",
                               (md_dir() / "lj_n5.data").string()));
   while (!solver->finished()) solver->advance();
-  const auto rdf = solver->rdf();
+  // The RDF as the run writes it: rdf.csv (17 digits) and summary.json's `rdf`.
+  const std::filesystem::path written = surrox::testing::scratch_dir() / "written";
+  std::filesystem::create_directories(written);
+  nlohmann::json results;
+  solver->finalize(written, results);
+  struct {
+    std::vector<double> r, g, g_stderr;
+    long samples;
+    double press, press_stderr;
+  } rdf{{},
+        {},
+        {},
+        results["rdf"]["samples"].get<long>(),
+        results["rdf"]["press_mean"].get<double>(),
+        results["rdf"]["press_stderr"].get<double>()};
+  {
+    std::ifstream csv(written / "rdf.csv");
+    std::string line;
+    std::getline(csv, line);
+    for (double r, g, e; std::getline(csv, line);) {
+      ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%lf,%lf", &r, &g, &e), 3) << line;
+      rdf.r.push_back(r);
+      rdf.g.push_back(g);
+      rdf.g_stderr.push_back(e);
+    }
+  }
   ASSERT_EQ(rdf.samples, 50);
+  ASSERT_EQ(rdf.g.size(), 50u);
   double worst_sigma = 0, worst_abs = 0, peak = 0;
   for (std::size_t b = 0; b < 50; ++b) {
     EXPECT_NEAR(rdf.r[b], lammps[b].first, 1e-12);

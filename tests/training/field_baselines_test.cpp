@@ -6,11 +6,12 @@
 // nearest training case, inverse-distance interpolation over 2 and 3 neighbours, a training case
 // that is not its own neighbour, cases on other meshes or without a parameter skipped with the
 // reason; a zero reference channel gets no relative error, only its absolute RMS.
+#include "training/field_baselines.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "training/field_baselines.hpp"
 #include "training/field_errors.hpp"
 
 namespace surrox::training {
@@ -62,8 +63,7 @@ TEST(FieldBaselines, OtherMeshesAndMissingParametersAreSkippedWithTheReason) {
   FieldBaselineInputs smaller = hand_worked_cases(2);
   smaller.structured = true;
   smaller.inputs[0] = smaller.inputs[0].slice(0, 0, 2);
-  EXPECT_NE(field_baselines(smaller, {"x", "a"}).skipped.find("differ in size"),
-            std::string::npos);
+  EXPECT_NE(field_baselines(smaller, {"x", "a"}).skipped.find("differ in size"), std::string::npos);
   FieldBaselineInputs fixed = hand_worked_cases(2);
   for (auto& t : fixed.inputs) t.select(1, 1).fill_(1.0);
   EXPECT_NE(field_baselines(fixed, {"x", "a"}).skipped.find("no input channel is a parameter"),
