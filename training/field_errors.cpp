@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/statistics.hpp"
+
 namespace surrox::training {
 
 std::vector<double> relative_l2(const torch::Tensor& prediction, const torch::Tensor& truth) {
@@ -28,13 +30,7 @@ std::vector<double> absolute_rms(const torch::Tensor& prediction, const torch::T
   return errors;
 }
 
-double median_of(std::vector<double> v) {
-  v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }), v.end());
-  if (v.empty()) return NAN;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+double median_of(std::vector<double> values) { return median(std::move(values)); }
 
 double max_of(const std::vector<double>& values) {
   double m = NAN;

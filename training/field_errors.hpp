@@ -15,7 +15,7 @@ constexpr double kZeroReferenceFraction = 1e-9;
 std::vector<double> relative_l2(const torch::Tensor& prediction, const torch::Tensor& truth);
 std::vector<double> absolute_rms(const torch::Tensor& prediction, const torch::Tensor& truth);
 
-// Over the defined (finite) values; NaN when there are none.
+// Over the defined (finite) values; NaN when there are none (median: core/statistics.hpp).
 double median_of(std::vector<double> values);
 double max_of(const std::vector<double>& values);
 
