@@ -43,31 +43,35 @@ std::vector<long> split_parameters(const FieldBaselineInputs& in,
   return coordinates;
 }
 
-// How two cases' fields combine point by point ("one mesh" or "grid index"); sets b.skipped
-// when they cannot.
-void check_meshes(const FieldBaselineInputs& in, const std::vector<long>& coordinates,
-                  std::size_t first, FieldBaselines& b) {
-  const torch::Tensor columns = torch::tensor(coordinates, torch::kLong);
+// How two cases' fields combine: "one mesh" (point by point), "grid index" (structured grids of
+// one topology whose points differ) or "nearest point" (other meshes).
+std::string mesh_combination(const FieldBaselineInputs& in, const torch::Tensor& columns,
+                             std::size_t first) {
   const torch::Tensor mesh = in.inputs[first].index_select(1, columns);
   const double mesh_scale = std::max(1.0, mesh.abs().max().item<double>());
-  b.combined = "one mesh";
+  std::string combined = "one mesh";
   for (const auto& inputs : in.inputs) {
-    if (inputs.size(0) != mesh.size(0)) {
-      b.skipped =
-          "the cases' meshes differ in size, and the baselines combine fields point by "
-          "point (one mesh, or structured grids of one topology)";
-      return;
-    }
+    if (inputs.size(0) != mesh.size(0)) return "nearest point";
     const double moved = (inputs.index_select(1, columns) - mesh).abs().max().item<double>();
     if (moved <= 1e-9 * mesh_scale) continue;
-    if (!in.structured) {
-      b.skipped =
-          "the cases do not share one mesh (their points differ), and the baselines "
-          "combine fields point by point";
-      return;
-    }
-    b.combined = "grid index";
+    if (!in.structured) return "nearest point";
+    combined = "grid index";
   }
+  return combined;
+}
+
+// Case `from`'s fields at case `to`'s rows: the values of `from`'s row nearest in the mesh
+// channels, each scaled by `scale` (a nearest-point transfer, chunked distance matrices).
+torch::Tensor nearest_point_fields(const FieldBaselineInputs& in, const torch::Tensor& columns,
+                                   const torch::Tensor& scale, std::size_t from, std::size_t to) {
+  const torch::Tensor source = in.inputs[from].index_select(1, columns) / scale;
+  const torch::Tensor target = in.inputs[to].index_select(1, columns) / scale;
+  std::vector<torch::Tensor> nearest;
+  const long chunk = 2048;
+  for (long r = 0; r < target.size(0); r += chunk)
+    nearest.push_back(
+        torch::cdist(target.slice(0, r, std::min(target.size(0), r + chunk)), source).argmin(1));
+  return in.outputs[from].index_select(0, torch::cat(nearest));
 }
 
 // Each case's distances to the training cases (but itself) in parameters scaled by their spread
@@ -131,14 +135,24 @@ FieldBaselines field_baselines(const FieldBaselineInputs& in,
         "the training cases): the cases cannot be placed in parameter space";
     return b;
   }
-  check_meshes(in, coordinates, pool.front(), b);
-  if (!b.skipped.empty()) return b;
+  const torch::Tensor columns = torch::tensor(coordinates, torch::kLong);
+  b.combined = mesh_combination(in, columns, pool.front());
+  torch::Tensor scale;  // of the mesh channels over the training cases' rows
+  if (b.combined == "nearest point") {
+    std::vector<torch::Tensor> rows;
+    for (std::size_t k : pool) rows.push_back(in.inputs[k].index_select(1, columns));
+    scale = torch::cat(rows).std(0, /*unbiased=*/false).clamp_min(1e-300);
+  }
+  auto fields_at = [&](std::size_t from, std::size_t to) {
+    return b.combined == "nearest point" ? nearest_point_fields(in, columns, scale, from, to)
+                                         : in.outputs[from];
+  };
   const auto distances = parameter_distances(in, pool, b.parameter_channels);
   for (std::size_t k = 0; k < in.inputs.size(); ++k) {
     const auto& nearest = distances[k];
-    b.nearest.push_back(in.outputs[nearest.front().second]);
+    b.nearest.push_back(fields_at(nearest.front().second, k));
     if (nearest.front().first == 0) {  // the same parameters: that case's fields
-      b.interpolated.push_back(in.outputs[nearest.front().second]);
+      b.interpolated.push_back(b.nearest.back());
       continue;
     }
     const std::size_t n =
@@ -147,7 +161,7 @@ FieldBaselines field_baselines(const FieldBaselineInputs& in,
     double weights = 0;
     for (std::size_t m = 0; m < n; ++m) {
       const double w = 1.0 / (nearest[m].first * nearest[m].first);
-      sum = sum + w * in.outputs[nearest[m].second];
+      sum = sum + w * (m == 0 ? b.nearest.back() : fields_at(nearest[m].second, k));
       weights += w;
     }
     b.interpolated.push_back(sum / weights);

@@ -7,8 +7,10 @@
 // training cases; the training cases are those of the evaluated data the model trained on
 // (training and validation splits), and a training case is never its own neighbour.
 // Fields are combined point by point: on one shared mesh (equal rows and equal coordinate
-// channels), or by grid index where the cases are structured grids of one topology whose points
-// differ (body-fitted grids of other shapes); otherwise the baselines say why they were skipped.
+// channels), by grid index where the cases are structured grids of one topology whose points
+// differ (body-fitted grids of other shapes), and otherwise by a nearest-point transfer (each
+// row takes the value of the other case's row nearest in the non-parameter input channels,
+// scaled by their spread; no interpolation within cells).
 #include <torch/torch.h>
 
 #include <optional>
@@ -27,7 +29,8 @@ struct FieldBaselineInputs {
 
 struct FieldBaselines {
   std::string skipped;   // why there are none (empty when computed)
-  std::string combined;  // how fields of two cases were combined: "one mesh", "grid index"
+  std::string combined;  // how fields of two cases were combined: "one mesh", "grid index",
+                         // "nearest point"
   // Per case [rows, C_out]: the nearest training case's fields, and the interpolation.
   std::vector<torch::Tensor> nearest, interpolated;
   std::vector<std::string> parameters;  // the input channels used as parameters

@@ -379,13 +379,16 @@ FieldBaselineReport field_baseline_report(const EvaluateRequest& request,
   std::ostringstream table;
   const std::string idw = fmt::format("idw{}", request.baseline_neighbours);
   table << fmt::format(
-      "Median relative L2 error over {} {} cases: the model beside the nearest training case "
+      "Median relative L2 error over {}: the model beside the nearest training case "
       "and inverse-distance interpolation of the {} nearest (parameters: {}; fields combined "
       "by {}).\n\n"
       "| channel | model | nearest case | {} | model / best baseline |\n|---|---|---|---|---|\n",
-      compared.empty() ? cases : static_cast<long>(compared.size()),
-      compared.empty() ? "(all; each without itself)" : "held-out", request.baseline_neighbours,
-      fmt::join(b.parameters, ", "), b.combined, idw);
+      compared.empty()
+          ? fmt::format("all {} cases, which the model trained on (each baseline without the "
+                        "case itself)",
+                        cases)
+          : fmt::format("the {} cases the model did not train on", compared.size()),
+      request.baseline_neighbours, fmt::join(b.parameters, ", "), b.combined, idw);
   for (long c = 0; c < nc; ++c) {
     const double best = std::min(nearest_median[c], idw_median[c]);
     ratio.push_back(model_median[c] / best);

@@ -80,8 +80,8 @@ TEST(CollectionTraining, TrainsOnParaViewFilesAndEvaluatesAHeldOutFile) {
   EXPECT_NE(out.find("surrox evaluate "), std::string::npos) << out;  // what the user typed
   EXPECT_EQ(out.find("--set data.files"), std::string::npos) << out;  // not what they did not
 
-  // The data folder itself: its manifest's cases (every case: 12 and the held-out one). The
-  // meshes differ in size, so the baselines say why they were skipped.
+  // The data folder itself: its manifest's cases (the 12 and the held-out one). The meshes
+  // differ, so the baselines take the neighbours' fields at their nearest points.
   ASSERT_EQ(surrox::testing::run_surrox("evaluate " + (dir / "train" / "model.pt").string() + " " +
                                             data.string() + " -o " + (dir / "folder").string(),
                                         &out),
@@ -89,8 +89,9 @@ TEST(CollectionTraining, TrainsOnParaViewFilesAndEvaluatesAHeldOutFile) {
       << out;
   const auto f = results_of(dir / "folder");
   EXPECT_GT(f["cases"].get<long>(), 1) << f.dump();
-  EXPECT_NE(f["baselines"]["skipped"].get<std::string>().find("differ in size"), std::string::npos)
-      << f.dump();
+  EXPECT_EQ(f["baselines"]["combined_by"], "nearest point") << f.dump();
+  EXPECT_EQ(f["baselines"]["parameters"], nlohmann::json::array({"Re"})) << f.dump();
+  EXPECT_GT(f["baselines"]["idw3_median"]["u"].get<double>(), 0) << f.dump();
 
   // Trained again: the rows come from the cache (not rewritten; same result, bit for bit).
   const auto cached = std::filesystem::last_write_time(data / "manifest.cache.h5");
