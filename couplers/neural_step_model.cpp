@@ -122,6 +122,7 @@ class NeuralStepModel::OfflineEpochs final : public training::TrainingTask {
   long units_done() const override { return 0; }
   double last_loss() const override { return loss_; }
   double last_learning_rate() const override { return model_.options_.learning_rate; }
+  std::string divergence_hint() const override { return " (coupler.learning_rate)"; }
   void train_unit(long, training::OptimizerStep& step) override {
     const long rows = inputs_.size(0), batch = model_.options_.batch;
     const torch::Tensor order = torch::randperm(rows, torch::kLong);
@@ -150,6 +151,7 @@ class NeuralStepModel::ReplayUpdates final : public training::TrainingTask {
   long units_done() const override { return 0; }
   double last_loss() const override { return loss_; }
   double last_learning_rate() const override { return model_.options_.learning_rate; }
+  std::string divergence_hint() const override { return " (coupler.learning_rate)"; }
   void train_unit(long, training::OptimizerStep& step) override {
     const long batch = std::min(model_.options_.batch, model_.buffer_size_);
     std::uniform_int_distribution<long> pick(0, model_.buffer_size_ - 1);

@@ -41,6 +41,8 @@ class DeepPotentialTask final : public TrainingTask {
   long units_done() const override { return state_.step; }
   double last_loss() const override { return last_loss_; }
   double last_learning_rate() const override { return lr_; }
+  // Its loss prefactors grow as the rate decays; it has no gradient clipping.
+  std::string divergence_hint() const override { return " (optimizer.lr) or the limit_pref_*"; }
   void train_unit(long step, OptimizerStep& optimizer) override;
 
   void check_checkpoint(torch::serialize::InputArchive& archive,

@@ -47,9 +47,9 @@ void load_model(torch::nn::Module& model, torch::serialize::InputArchive& archiv
 void check_finite(const TrainingTask& task, long unit, const std::filesystem::path& checkpoint) {
   if (std::isfinite(task.last_loss())) return;
   throw Error(fmt::format(
-      "training diverged in {} {}: the training loss is {}; lower the learning rate (now {:.3g}) "
-      "or set clip_grad_norm{}",
-      task.unit_name(), unit, task.last_loss(), task.last_learning_rate(),
+      "training diverged in {} {}: the training loss is {}; lower the learning rate (now {:.3g})"
+      "{}{}",
+      task.unit_name(), unit, task.last_loss(), task.last_learning_rate(), task.divergence_hint(),
       !checkpoint.empty() && std::filesystem::exists(checkpoint)
           ? "; the last good checkpoint is " + checkpoint.string()
           : ""));

@@ -26,6 +26,8 @@ class TrainingTask {
   virtual double last_loss() const = 0;
   virtual double last_learning_rate() const = 0;
   virtual bool stop() const { return false; }
+  // What else than a lower learning rate may cure a divergence, for the message.
+  virtual std::string divergence_hint() const { return " or set clip_grad_norm"; }
 
   // A checkpoint opens with this check (before anything is read from it): a task whose
   // checkpoints carry their config throws InputError naming `source` for another's.
