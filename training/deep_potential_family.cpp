@@ -4,11 +4,8 @@
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
-#include <chrono>
 #include <cmath>
 #include <numeric>
-#include <random>
-#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>

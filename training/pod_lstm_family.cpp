@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <optional>
 
 #include "core/atomic_file.hpp"
@@ -105,10 +107,8 @@ class PodLstmFamily final : public SurrogateFamily {
   void evaluate(const EvaluateRequest& r, nlohmann::json& results) override;
 };
 
-void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
-  const CaseNode root = r.config.root;
-  const CaseNode data = root.section("data"), network = root.section("network"),
-                 training = root.section("training");
+// The model's configuration from the data and network sections (no weights yet).
+PodLstmModel pod_model_config(const CaseNode& data, const CaseNode& network) {
   PodLstmModel m;
   m.field = data.string("field");
   m.train_fraction = data.real("split_train");
@@ -125,99 +125,129 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
   if (m.options.layers.empty()) network.fail("layers", "needs at least one layer width");
   m.options.skip = network.boolean("skip");
   m.options.highway = network.boolean("highway");
+  return m;
+}
 
-  const std::filesystem::path path = data.string("path");
-  const Snapshots s = read_snapshots(path, m.field);
-  const TimeSplit split =
-      TimeSplit::from_fractions(s.steps(), m.train_fraction, m.validation_fraction);
+// What training needs after the POD: the snapshots, their coefficients, the windows of each
+// part and the scaled training and validation sets.
+struct PodTrainingData {
+  Snapshots snapshots;
+  TimeSplit split;
+  torch::Tensor coefficients;
+  std::vector<long> train_starts, validation_starts, test_starts;
+  TensorSet train, validation;
+  torch::Tensor linear_start;  // the highway's start (scaled units), or undefined
+};
+
+// POD, scaling, the linear baseline and the windows; fills m's basis, scaling, climatology
+// and linear model (all from the training snapshots only).
+PodTrainingData prepare_pod_training(PodLstmModel& m, const CaseNode& data,
+                                     const std::filesystem::path& path) {
+  PodTrainingData d{read_snapshots(path, m.field), {}, {}, {}, {}, {}, {}, {}, {}};
+  const Snapshots& s = d.snapshots;
+  d.split = TimeSplit::from_fractions(s.steps(), m.train_fraction, m.validation_fraction);
+  const TimeSplit& split = d.split;
   const long in = m.options.input_steps, out = m.options.output_steps;
-  const auto train_starts = window_starts(0, split.train_end, in, out);
-  const auto validation_starts = window_starts(split.train_end, split.validation_end, in, out);
-  const auto test_starts = window_starts(split.test_begin(), split.steps, in, out);
-  pod_require_windows(train_starts, "training", 0, split.train_end, in + out, path.string());
+  d.train_starts = window_starts(0, split.train_end, in, out);
+  d.validation_starts = window_starts(split.train_end, split.validation_end, in, out);
+  d.test_starts = window_starts(split.test_begin(), split.steps, in, out);
+  pod_require_windows(d.train_starts, "training", 0, split.train_end, in + out, path.string());
 
   // POD and scaling see the training snapshots only.
   m.basis =
       surrogates::pod::compute_pod(s.values.slice(0, 0, split.train_end), data.integer("modes"));
   m.options.modes = m.basis.size();
-  const torch::Tensor coefficients = m.basis.project(s.values);
-  m.scaling = Scaling::fit(coefficients, 0, split.train_end);
+  d.coefficients = m.basis.project(s.values);
+  m.scaling = Scaling::fit(d.coefficients, 0, split.train_end);
   m.climatology = m.scaling.mean.clone();
-  const Windows train_raw = make_windows(coefficients, train_starts, in, out);
+  const Windows train_raw = make_windows(d.coefficients, d.train_starts, in, out);
   m.linear = LinearForecaster::fit(train_raw.inputs, train_raw.targets);
   const auto scaled = [&](const std::vector<long>& starts) {
-    const Windows w = make_windows(coefficients, starts, in, out);
+    const Windows w = make_windows(d.coefficients, starts, in, out);
     if (w.count() == 0) return TensorSet{};
     return TensorSet{m.scaling.apply(w.inputs).to(torch::kFloat32),
                      m.scaling.apply(w.targets).to(torch::kFloat32), torch::Tensor()};
   };
-  const TensorSet train_set = scaled(train_starts), validation_set = scaled(validation_starts);
+  d.train = scaled(d.train_starts);
+  d.validation = scaled(d.validation_starts);
   spdlog::info(
       "pod_lstm: {} snapshots of '{}' ({} points); {} POD modes capture {:.4f} of the training "
       "energy; windows: {} training, {} validation, {} test",
       s.steps(), m.field, m.basis.points(), m.basis.size(), m.basis.captured_energy(),
-      train_set.rows(), validation_set.rows(), test_starts.size());
-
+      d.train.rows(), d.validation.rows(), d.test_starts.size());
   // With the highway, training starts from the least-squares linear model (in scaled units).
-  const torch::Tensor linear_start =
-      m.options.highway
-          ? LinearForecaster::fit(train_set.inputs, train_set.targets).weights.to(torch::kFloat32)
-          : torch::Tensor();
-  const auto new_network = [&](const surrogates::pod::StackedLstmOptions& options,
-                               std::uint64_t seed) {
-    torch::manual_seed(seed);
-    auto network = std::make_shared<surrogates::pod::StackedLstm>(options);
-    if (options.highway) network->start_from_linear(linear_start);
-    return network;
-  };
-  if (r.runtime.root()) std::filesystem::create_directories(r.output_dir);
+  if (m.options.highway)
+    d.linear_start =
+        LinearForecaster::fit(d.train.inputs, d.train.targets).weights.to(torch::kFloat32);
+  return d;
+}
 
-  const CaseNode search = root.section("search");
-  if (search_requested(search)) {
-    // Candidates are scored on the validation windows; the test part stays unseen.
-    if (validation_starts.empty())
-      search.fail("budget",
-                  "the search scores candidates on the validation part, which holds no "
-                  "window (raise data.split_validation)");
-    const Windows vw = make_windows(coefficients, validation_starts, in, out);
-    const torch::Tensor validation_fields = pod_output_fields(s, validation_starts, in, out);
-    const auto seed = static_cast<std::uint64_t>(search.integer("seed"));
-    // The training section with the search's epochs: a candidate ends as a full run does
-    // (early stopping, the best epoch's weights restored).
-    YAML::Node short_run = YAML::Clone(training.yaml());
-    short_run["epochs"] = search.integer("epochs");
-    const CaseNode candidate_training(short_run, training.origin_ptr(), training.path());
-    nlohmann::json report;
-    const Candidate best = search_architecture(
-        search, r.runtime.comm(), r.output_dir,
-        [&](const Candidate& c) {
-          PodLstmModel candidate = m;
-          candidate.options.layers = c.architecture.layers;
-          candidate.options.skips = c.architecture.skips;
-          candidate.members = {
-              new_network(candidate.options, seed * 100003 + static_cast<std::uint64_t>(c.id))};
-          Trainer single(candidate_training);  // this rank alone
-          single.fit(*candidate.members[0], train_set, validation_set,
-                     r.output_dir / "search" / fmt::format("candidate_{:03d}", c.id));
-          return measure_skill(candidate.forecast(vw.inputs), vw.targets, validation_fields,
-                               m.basis)
-              .mean_r2;
-        },
-        report);
-    m.options.layers = best.architecture.layers;
-    m.options.skips = best.architecture.skips;
-    results["search"] = report;
-  }
+using PodNetworkFactory = std::function<std::shared_ptr<surrogates::pod::StackedLstm>(
+    const surrogates::pod::StackedLstmOptions&, std::uint64_t)>;
 
+// The architecture search (pod_lstm_search.hpp): candidates scored on the validation windows;
+// m gets the best architecture; the report goes to results["search"].
+void run_pod_search(const TrainRequest& r, PodLstmModel& m, const PodTrainingData& d,
+                    const PodNetworkFactory& new_network, nlohmann::json& results) {
+  const CaseNode root = r.config.root;
+  const CaseNode search = root.section("search"), training = root.section("training");
+  const long in = m.options.input_steps, out = m.options.output_steps;
+  // Candidates are scored on the validation windows; the test part stays unseen.
+  if (d.validation_starts.empty())
+    search.fail("budget",
+                "the search scores candidates on the validation part, which holds no "
+                "window (raise data.split_validation)");
+  const Windows vw = make_windows(d.coefficients, d.validation_starts, in, out);
+  const torch::Tensor validation_fields =
+      pod_output_fields(d.snapshots, d.validation_starts, in, out);
+  const auto seed = static_cast<std::uint64_t>(search.integer("seed"));
+  // The training section with the search's epochs: a candidate ends as a full run does
+  // (early stopping, the best epoch's weights restored).
+  YAML::Node short_run = YAML::Clone(training.yaml());
+  short_run["epochs"] = search.integer("epochs");
+  const CaseNode candidate_training(short_run, training.origin_ptr(), training.path());
+  nlohmann::json report;
+  const Candidate best = search_architecture(
+      search, r.runtime.comm(), r.output_dir,
+      [&](const Candidate& c) {
+        PodLstmModel candidate = m;
+        candidate.options.layers = c.architecture.layers;
+        candidate.options.skips = c.architecture.skips;
+        candidate.members = {
+            new_network(candidate.options, seed * 100003 + static_cast<std::uint64_t>(c.id))};
+        Trainer single(candidate_training);  // this rank alone
+        single.fit(*candidate.members[0], d.train, d.validation,
+                   r.output_dir / "search" / fmt::format("candidate_{:03d}", c.id));
+        return measure_skill(candidate.forecast(vw.inputs), vw.targets, validation_fields, m.basis)
+            .mean_r2;
+      },
+      report);
+  m.options.layers = best.architecture.layers;
+  m.options.skips = best.architecture.skips;
+  results["search"] = report;
+}
+
+struct PodMembers {
+  TrainResult fit;  // member 0's
+  nlohmann::json reports = nlohmann::json::array();
+  bool finished = true;
+};
+
+// The ensemble: members train one after another (each data-parallel over the ranks).
+PodMembers train_pod_members(const TrainRequest& r, PodLstmModel& m, const PodTrainingData& d,
+                             const PodNetworkFactory& new_network) {
+  const CaseNode network = r.config.root.section("network"),
+                 training = r.config.root.section("training");
+  PodMembers done;
+  TrainResult& fit = done.fit;
+  nlohmann::json& member_reports = done.reports;
+  bool& finished = done.finished;
   // The members train one after another (each data-parallel over the ranks) from seeds seed,
   // seed + 1, …; member 0 in OUTDIR, member k in OUTDIR/member_k, each with its checkpoint.
   // A member that ends unfinished (--max-epochs) ends the run: a resumed run picks it up.
   const long ensemble = network.integer("ensemble");
   const auto seed = static_cast<std::uint64_t>(training.integer("seed"));
   const long epochs = training.integer("epochs");
-  TrainResult fit;  // member 0's
-  nlohmann::json member_reports = nlohmann::json::array();
-  bool finished = true;
   for (long k = 0; k < ensemble && finished; ++k) {
     const std::filesystem::path dir =
         k == 0 ? r.output_dir : r.output_dir / fmt::format("member_{}", k);
@@ -237,8 +267,7 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
     member_run["seed"] = static_cast<long>(seed) + k;
     const CaseNode member_training(member_run, training.origin_ptr(), training.path());
     Trainer trainer(member_training, collective_data_parallel(r.runtime.comm()));
-    const TrainResult f =
-        trainer.fit(*member, train_set, validation_set, dir, resume, r.max_epochs);
+    const TrainResult f = trainer.fit(*member, d.train, d.validation, dir, resume, r.max_epochs);
     member->eval();
     m.members.push_back(member);
     if (k == 0) fit = f;
@@ -248,6 +277,29 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
                               {"best_epoch", f.best_epoch},
                               {"best_validation_loss", f.best_validation_loss}});
   }
+  return done;
+}
+
+void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
+  const CaseNode root = r.config.root;
+  const CaseNode data = root.section("data"), network = root.section("network");
+  PodLstmModel m = pod_model_config(data, network);
+  const std::filesystem::path path = data.string("path");
+  const PodTrainingData d = prepare_pod_training(m, data, path);
+  const Snapshots& s = d.snapshots;
+  const TimeSplit& split = d.split;
+  const PodNetworkFactory new_network = [&](const surrogates::pod::StackedLstmOptions& options,
+                                            std::uint64_t seed) {
+    torch::manual_seed(seed);
+    auto network = std::make_shared<surrogates::pod::StackedLstm>(options);
+    if (options.highway) network->start_from_linear(d.linear_start);
+    return network;
+  };
+  if (r.runtime.root()) std::filesystem::create_directories(r.output_dir);
+  if (search_requested(root.section("search"))) run_pod_search(r, m, d, new_network, results);
+  const PodMembers members = train_pod_members(r, m, d, new_network);
+  const TrainResult& fit = members.fit;
+  const long ensemble = network.integer("ensemble");
   m.training = {{"config", r.config_path},
                 {"data", path.string()},
                 {"snapshots", s.steps()},
@@ -258,7 +310,7 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
                 {"epochs", fit.history.size()},
                 {"best_epoch", fit.best_epoch},
                 {"best_validation_loss", fit.best_validation_loss},
-                {"members", member_reports}};
+                {"members", members.reports}};
 
   results["family"] = kFamilyName;
   results["parameters"] = m.members[0]->parameter_count() * static_cast<long>(m.members.size());
@@ -266,19 +318,20 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
   results["pod"] = {{"modes", m.basis.size()},
                     {"energy_fractions", pod_to_vector(m.basis.energy_fractions())},
                     {"captured_energy", m.basis.captured_energy()}};
-  results["windows"] = {{"train", train_set.rows()},
-                        {"validation", validation_set.rows()},
-                        {"test", static_cast<long>(test_starts.size())}};
+  results["windows"] = {{"train", d.train.rows()},
+                        {"validation", d.validation.rows()},
+                        {"test", static_cast<long>(d.test_starts.size())}};
   results["split_steps"] = m.training["split_steps"];
   results["epochs_trained"] = fit.history.size();
   results["best_epoch"] = fit.best_epoch;
   results["best_validation_loss"] = fit.best_validation_loss;
   results["final_train_loss"] = fit.history.empty() ? NAN : fit.history.back().train_loss;
   results["samples_per_second"] = fit.samples_per_second;
-  results["finished"] = finished && static_cast<long>(m.members.size()) == ensemble;
-  if (!validation_starts.empty())
-    results["validation"] = pod_skill_report(m, s, coefficients, validation_starts, {});
-  if (!test_starts.empty()) results["test"] = pod_skill_report(m, s, coefficients, test_starts, {});
+  results["finished"] = members.finished && static_cast<long>(m.members.size()) == ensemble;
+  if (!d.validation_starts.empty())
+    results["validation"] = pod_skill_report(m, s, d.coefficients, d.validation_starts, {});
+  if (!d.test_starts.empty())
+    results["test"] = pod_skill_report(m, s, d.coefficients, d.test_starts, {});
   if (r.runtime.root()) {
     m.save(r.output_dir / "model.pt");
     results["outputs"] = {{"model", (r.output_dir / "model.pt").string()},
