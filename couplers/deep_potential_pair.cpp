@@ -70,6 +70,9 @@ class DeepPotentialPair final : public md::Potential {
         c.fail("models", "name at least two models for the model deviation (one: use `model:`)");
     }
     out_freq_ = c.integer("out_freq");
+    relative_level_ = c.real("relative");
+    if (relative_level_ > 0 && paths.size() < 2)
+      c.fail("relative", "the relative model deviation needs `models` (two or more)");
     for (const auto& path : paths) {
       PairModel m;
       try {
@@ -110,9 +113,10 @@ class DeepPotentialPair final : public md::Potential {
     if (rank == 0) dp::write_model_devi(output_dir, devi_rows_);
     double largest = 0;
     for (const auto& r : devi_rows_) largest = std::max(largest, r.max_devi_f);
-    results["model_devi"] = {{"models", models_.size()},  {"out_freq", out_freq_},
-                             {"rows", devi_rows_.size()}, {"largest_max_devi_f", largest},
-                             {"file", "model_devi.out"},  {"csv", "model_devi.csv"}};
+    results["model_devi"] = {{"models", models_.size()},   {"out_freq", out_freq_},
+                             {"rows", devi_rows_.size()},  {"largest_max_devi_f", largest},
+                             {"file", "model_devi.out"},   {"csv", "model_devi.csv"},
+                             {"relative", relative_level_}};
   }
 
   // The model-deviation rows so far and the step of the last (rank 0's rows; the step on every
@@ -154,6 +158,7 @@ class DeepPotentialPair final : public md::Potential {
   std::vector<std::string> elements_;
   double cutoff_ = 0;
   long out_freq_ = 100, last_devi_step_ = -1;
+  double relative_level_ = 0;  // > 0: DeePMD-kit's relative force deviation with this level
   std::vector<ModelDeviRow> devi_rows_;  // rank 0
 };
 
@@ -213,8 +218,8 @@ void DeepPotentialPair::record_deviation(const md::System& s, const md::Neighbor
   Kokkos::deep_copy(forces, fh);
   list.reverse(forces);
   Kokkos::deep_copy(fh, forces);
-  const ModelDeviRow row =
-      dp::reduce_model_devi(step, fh.data(), n, models, std::move(virial), list.comm());
+  const ModelDeviRow row = dp::reduce_model_devi(step, fh.data(), n, models, std::move(virial),
+                                                 list.comm(), relative_level_);
   devi_rows_.push_back(row);
 }
 
@@ -237,6 +242,12 @@ md::PotentialRegistry::Entry deep_potential_pair_entry() {
   schema.integer("out_freq", "steps between model-deviation rows (DeePMD-kit's out_freq)")
       .at_least(1)
       .fallback("100");
+  schema
+      .real("relative",
+            "DeePMD-kit's `relative V` (eV/Å): the force deviation of each atom divided by "
+            "‖⟨F_i⟩‖ + V, as pair_style deepmd writes it with `relative`; 0: absolute deviations")
+      .at_least(0)
+      .fallback("0");
   schema
       .strings("elements",
                "element of each atom type (type 1 first); default: the first model's type_map")

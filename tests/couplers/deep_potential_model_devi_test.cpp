@@ -5,10 +5,11 @@
 // deviations over the models dividing by their number, virial per atom): the formulas on numbers
 // worked by hand; an ensemble of one model twice deviates by exactly zero; two different models
 // give, on a 64-atom frame, the deviation computed by hand from each model's own prediction;
-// model 0 alone drives the dynamics; DeePMD-kit's model_devi.out layout; bad `pair` sections are
-// InputErrors.
+// model 0 alone drives the dynamics; DeePMD-kit's `relative V` deviation by hand; DeePMD-kit's
+// model_devi.out layout; bad `pair` sections are InputErrors.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -140,6 +141,20 @@ TEST(DeepPotentialModelDevi, TwoModelsMatchTheHandComputation) {
   EXPECT_GT(expected[3], 1e-3);
   std::printf("two models, 64 atoms, step 20: max_devi_f %.6g (by hand %.6g), max_devi_v %.6g\n",
               row[4], expected[3], row[1]);
+
+  // DeePMD-kit's `relative V`: ε_F,i / (‖⟨F_i⟩‖ + V), V = 0.5 eV/Å; the virial columns and the
+  // dynamics stay as they were.
+  const DeviRun relative = run_devi(
+      "models: ['" + a + "', '" + b + "'], out_freq: 10, relative: 0.5", 20, dir / "relative");
+  EXPECT_EQ(relative.results["thermo"], r.results["thermo"]);
+  const torch::Tensor mean_force = ((pa.force[0] + pb.force[0]) / 2).norm(2, 1);
+  const torch::Tensor er = ef / (mean_force + 0.5);
+  const auto& rel = relative.rows.back();
+  EXPECT_NEAR(rel[4], er.max().item<double>(), 1e-9 * er.max().item<double>());
+  EXPECT_NEAR(rel[5], er.min().item<double>(), 1e-9 * er.max().item<double>());
+  EXPECT_NEAR(rel[6], er.mean().item<double>(), 1e-9 * er.max().item<double>());
+  for (int c = 1; c <= 3; ++c) EXPECT_EQ(rel[c], row[c]) << c;
+  EXPECT_GT(std::fabs(rel[4] - row[4]), 1e-2 * row[4]);  // it is another column
 }
 
 TEST(DeepPotentialModelDevi, ARestartContinuesTheDeviationRecord) {
@@ -177,6 +192,9 @@ TEST(DeepPotentialModelDevi, BadPairSectionsAreInputErrors) {
                 .find("no such model file"),
             std::string::npos);
   EXPECT_NE(message("models: ['" + a + "', '" + a + "'], out_freq: 0").find("out_freq"),
+            std::string::npos);
+  EXPECT_NE(message("model: '" + a + "', relative: 1").find("needs `models`"), std::string::npos);
+  EXPECT_NE(message("models: ['" + a + "', '" + a + "'], relative: -1").find("relative"),
             std::string::npos);
   EXPECT_EQ(message("models: ['" + a + "', '" + a + "']"), "no InputError");
 }
