@@ -16,6 +16,7 @@
 #include "apps/lammps_forward.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/mpi_launcher_environment.hpp"
 #include "io/deepmd_system.hpp"
 #include "surrogates/deep_potential/model_deviation.hpp"
 
@@ -130,8 +131,7 @@ int run_driver(const fs::path& driver, const fs::path& dir) {
     // parent's job.
     for (char** e = environ; *e;) {
       const std::string name(*e, std::strcspn(*e, "="));
-      if (name.rfind("OMPI_", 0) == 0 || name.rfind("PMIX_", 0) == 0 ||
-          name.rfind("PMI_", 0) == 0 || name.rfind("HYDRA_", 0) == 0)
+      if (is_mpi_launcher_variable(name))
         ::unsetenv(name.c_str());
       else
         ++e;

@@ -8,6 +8,8 @@
 #include <array>
 #include <cstdio>
 
+#include "core/mpi_launcher_environment.hpp"
+
 namespace surrox::testing {
 namespace {
 Runtime* g_runtime = nullptr;
@@ -46,12 +48,12 @@ std::filesystem::path scratch_dir() {
 
 int run_command(const std::string& command, std::string* output) {
   // A child must not inherit this process's MPI environment (singleton or mpiexec job), or
-  // its MPI_Init would try to join our job: drop every Open MPI / PMIx variable.
+  // its MPI_Init would try to join our job: drop every MPI launcher variable.
   std::string isolated = "env";
   for (char** variable = environ; *variable; ++variable) {
     const std::string entry = *variable;
-    for (const char* prefix : {"OMPI_", "PMIX_", "ORTE_", "OPAL_"})
-      if (entry.rfind(prefix, 0) == 0) isolated += " -u " + entry.substr(0, entry.find('='));
+    const std::string name = entry.substr(0, entry.find('='));
+    if (is_mpi_launcher_variable(name)) isolated += " -u " + name;
   }
   isolated += " " + command + " 2>&1";
   FILE* pipe = popen(isolated.c_str(), "r");
