@@ -113,16 +113,29 @@ double NeuralStepModel::adam_step(training::OptimizerStep& step, const torch::Te
   return value;
 }
 
-class NeuralStepModel::OfflineEpochs final : public training::TrainingTask {
+// What both in-memory tasks share: the model, the loss of the last unit, its one learning rate
+// and no checkpoints.
+class NeuralStepModel::InMemoryTask : public training::TrainingTask {
  public:
-  OfflineEpochs(NeuralStepModel& model, const torch::Tensor& inputs, const torch::Tensor& targets)
-      : model_(model), inputs_(inputs), targets_(targets) {}
-  long units() const override { return model_.options_.epochs; }
-  const char* unit_name() const override { return "pretraining epoch"; }
+  explicit InMemoryTask(NeuralStepModel& model) : model_(model) {}
   long units_done() const override { return 0; }
   double last_loss() const override { return loss_; }
   double last_learning_rate() const override { return model_.options_.learning_rate; }
   std::string divergence_hint() const override { return " (coupler.learning_rate)"; }
+  void save(torch::serialize::OutputArchive&) const override {}
+  void load(torch::serialize::InputArchive&, const std::string&) override {}
+
+ protected:
+  NeuralStepModel& model_;
+  double loss_ = 0;
+};
+
+class NeuralStepModel::OfflineEpochs final : public InMemoryTask {
+ public:
+  OfflineEpochs(NeuralStepModel& model, const torch::Tensor& inputs, const torch::Tensor& targets)
+      : InMemoryTask(model), inputs_(inputs), targets_(targets) {}
+  long units() const override { return model_.options_.epochs; }
+  const char* unit_name() const override { return "pretraining epoch"; }
   void train_unit(long, training::OptimizerStep& step) override {
     const long rows = inputs_.size(0), batch = model_.options_.batch;
     const torch::Tensor order = torch::randperm(rows, torch::kLong);
@@ -132,26 +145,17 @@ class NeuralStepModel::OfflineEpochs final : public training::TrainingTask {
       loss_ += model_.adam_step(step, inputs_.index_select(0, idx), targets_.index_select(0, idx));
     }
   }
-  // In memory: no checkpoints.
-  void save(torch::serialize::OutputArchive&) const override {}
-  void load(torch::serialize::InputArchive&, const std::string&) override {}
 
  private:
-  NeuralStepModel& model_;
   const torch::Tensor& inputs_;
   const torch::Tensor& targets_;
-  double loss_ = 0;
 };
 
-class NeuralStepModel::ReplayUpdates final : public training::TrainingTask {
+class NeuralStepModel::ReplayUpdates final : public InMemoryTask {
  public:
-  ReplayUpdates(NeuralStepModel& model, long newest) : model_(model), newest_(newest) {}
+  ReplayUpdates(NeuralStepModel& model, long newest) : InMemoryTask(model), newest_(newest) {}
   long units() const override { return model_.options_.updates; }
   const char* unit_name() const override { return "online update"; }
-  long units_done() const override { return 0; }
-  double last_loss() const override { return loss_; }
-  double last_learning_rate() const override { return model_.options_.learning_rate; }
-  std::string divergence_hint() const override { return " (coupler.learning_rate)"; }
   void train_unit(long, training::OptimizerStep& step) override {
     const long batch = std::min(model_.options_.batch, model_.buffer_size_);
     std::uniform_int_distribution<long> pick(0, model_.buffer_size_ - 1);
@@ -161,13 +165,9 @@ class NeuralStepModel::ReplayUpdates final : public training::TrainingTask {
     loss_ = model_.adam_step(step, model_.buffer_in_.index_select(0, idx),
                              model_.buffer_out_.index_select(0, idx));
   }
-  void save(torch::serialize::OutputArchive&) const override {}
-  void load(torch::serialize::InputArchive&, const std::string&) override {}
 
  private:
-  NeuralStepModel& model_;
   long newest_;
-  double loss_ = 0;
 };
 
 void NeuralStepModel::fit_offline(const torch::Tensor& inputs, const torch::Tensor& targets) {
@@ -182,7 +182,7 @@ void NeuralStepModel::fit_offline(const torch::Tensor& inputs, const torch::Tens
     linear_->bias.copy_(w[n]);
   }
   OfflineEpochs epochs(*this, inputs, targets);
-  training::run_units(epochs, *optimizer_, options_.epochs);
+  training::run_units(epochs, *optimizer_);
   torch::NoGradGuard no_grad;
   pretraining_loss_ = torch::mse_loss(forward(inputs), targets).item<double>();
 }
@@ -217,7 +217,7 @@ void NeuralStepModel::learn(const PodProjection& before, const std::vector<doubl
   buffer_next_ = (buffer_next_ + 1) % capacity;
   buffer_size_ = std::min(capacity, buffer_size_ + 1);
   ReplayUpdates updates(*this, newest);
-  training::run_units(updates, *optimizer_, options_.updates);
+  training::run_units(updates, *optimizer_);
 }
 
 void NeuralStepModel::keep_start() {

@@ -63,6 +63,7 @@ class NeuralStepModel {
   long parameter_count() const;
 
  private:
+  class InMemoryTask;   // what the two tasks share (no checkpoints)
   class OfflineEpochs;  // the pretraining task: epochs over the training pairs
   class ReplayUpdates;  // the online task: steps on minibatches of the replay buffer
 

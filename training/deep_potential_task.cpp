@@ -161,11 +161,6 @@ void DeepPotentialTask::write_row(double lr, double pref_e, double pref_f) {
   state_.running = 0;
 }
 
-void DeepPotentialTask::check_checkpoint(torch::serialize::InputArchive& archive,
-                                         const std::string& source) const {
-  read_dp_checkpoint_state(archive, source, identity_);
-}
-
 void DeepPotentialTask::save(torch::serialize::OutputArchive& archive) const {
   std::ostringstream out;
   out << rng_;

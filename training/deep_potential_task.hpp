@@ -45,8 +45,6 @@ class DeepPotentialTask final : public TrainingTask {
   std::string divergence_hint() const override { return " (optimizer.lr) or the limit_pref_*"; }
   void train_unit(long step, OptimizerStep& optimizer) override;
 
-  void check_checkpoint(torch::serialize::InputArchive& archive,
-                        const std::string& source) const override;
   void save(torch::serialize::OutputArchive& archive) const override;
   void load(torch::serialize::InputArchive& archive, const std::string& source) override;
 

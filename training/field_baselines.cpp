@@ -79,32 +79,30 @@ torch::Tensor nearest_point_fields(const FieldBaselineInputs& in, const torch::T
 std::vector<std::vector<std::pair<double, std::size_t>>> parameter_distances(
     const FieldBaselineInputs& in, const std::vector<std::size_t>& pool,
     const std::vector<long>& parameters) {
-  auto parameters_of = [&](std::size_t k) {
+  // Each case's parameters, read once.
+  std::vector<std::vector<double>> values;
+  for (const auto& inputs : in.inputs) {
     std::vector<double> p;
-    for (long c : parameters) p.push_back(in.inputs[k][0][c].item<double>());
-    return p;
-  };
+    for (long c : parameters) p.push_back(inputs[0][c].item<double>());
+    values.push_back(std::move(p));
+  }
   const std::size_t np = parameters.size();
   std::vector<double> mean(np, 0.0), spread(np, 0.0);
-  for (std::size_t k : pool) {
-    const auto p = parameters_of(k);
-    for (std::size_t i = 0; i < np; ++i) mean[i] += p[i] / static_cast<double>(pool.size());
-  }
-  for (std::size_t k : pool) {
-    const auto p = parameters_of(k);
+  for (std::size_t k : pool)
+    for (std::size_t i = 0; i < np; ++i) mean[i] += values[k][i] / static_cast<double>(pool.size());
+  for (std::size_t k : pool)
     for (std::size_t i = 0; i < np; ++i)
-      spread[i] += (p[i] - mean[i]) * (p[i] - mean[i]) / static_cast<double>(pool.size());
-  }
+      spread[i] +=
+          (values[k][i] - mean[i]) * (values[k][i] - mean[i]) / static_cast<double>(pool.size());
   for (auto& s : spread) s = std::sqrt(s);
   std::vector<std::vector<std::pair<double, std::size_t>>> all;
   for (std::size_t k = 0; k < in.inputs.size(); ++k) {
-    const auto p = parameters_of(k);
     std::vector<std::pair<double, std::size_t>> distances;
     for (std::size_t j : pool) {
       if (j == k) continue;  // a training case is not its own neighbour
-      const auto q = parameters_of(j);
       double d2 = 0;
-      for (std::size_t i = 0; i < np; ++i) d2 += std::pow((p[i] - q[i]) / spread[i], 2);
+      for (std::size_t i = 0; i < np; ++i)
+        d2 += std::pow((values[k][i] - values[j][i]) / spread[i], 2);
       distances.emplace_back(std::sqrt(d2), j);
     }
     std::sort(distances.begin(), distances.end());

@@ -63,14 +63,13 @@ TrainingLoopResult run_training(torch::nn::Module& model, TrainingTask& task,
   const std::string source = options.resume ? options.resume->string() : std::string();
   if (options.resume) {
     archive = open_checkpoint(*options.resume);
-    task.check_checkpoint(*archive, source);
+    task.load(*archive, source);  // first: it may refuse a checkpoint of another config
     load_model(model, *archive, source);
   }
   // Over the weights as resumed: the sharded optimizer holds this rank's part of them.
   OptimizerStep step(model.parameters(), options.optimizer, parallel, options.step);
   if (archive) {
     step.load(*archive, source);
-    task.load(*archive, source);
     spdlog::info("resumed training from {} after {} {}", source, task.unit_name(),
                  task.units_done());
   }
@@ -111,8 +110,8 @@ TrainingLoopResult run_training(torch::nn::Module& model, TrainingTask& task,
   return result;
 }
 
-void run_units(TrainingTask& task, OptimizerStep& step, long units) {
-  for (long unit = 0; unit < units; ++unit) {
+void run_units(TrainingTask& task, OptimizerStep& step) {
+  for (long unit = 0; unit < task.units(); ++unit) {
     task.train_unit(unit, step);
     check_finite(task, unit + 1, {});
   }

@@ -1,6 +1,6 @@
 #pragma once
-// The one trainer: every family's training (supervised_task.hpp, deep_potential_task.hpp) and
-// the neural-step coupler's online updates run through it. It resumes from a checkpoint (the
+// The one trainer: every family's training (trainer.hpp's supervised task, deep_potential_task.hpp)
+// and the neural-step coupler's online updates run through it. It resumes from a checkpoint (the
 // model, the optimizer's state and the task's), builds the optimizer step over the weights as
 // resumed, runs the task's units with a checkpoint every `checkpoint_interval` units, at the end
 // and where `stop_after` pauses the run (for batch queues), and stops a diverged run with its
@@ -35,8 +35,8 @@ struct TrainingLoopResult {
 TrainingLoopResult run_training(torch::nn::Module& model, TrainingTask& task,
                                 DataParallel& parallel, const TrainingLoopOptions& options);
 
-// The same loop over an optimizer step the caller keeps between calls (its optimizer state
-// lives on): the online updates, without checkpoints.
-void run_units(TrainingTask& task, OptimizerStep& step, long units);
+// The same loop over the task's units with an optimizer step the caller keeps between calls
+// (its optimizer state lives on): the online updates, without checkpoints.
+void run_units(TrainingTask& task, OptimizerStep& step);
 
 }  // namespace surrox::training

@@ -29,11 +29,10 @@ class TrainingTask {
   // What else than a lower learning rate may cure a divergence, for the message.
   virtual std::string divergence_hint() const { return " or set clip_grad_norm"; }
 
-  // A checkpoint opens with this check (before anything is read from it): a task whose
-  // checkpoints carry their config throws InputError naming `source` for another's.
-  virtual void check_checkpoint(torch::serialize::InputArchive& archive,
-                                const std::string& source) const {}
-  // The task's own entries of a checkpoint (rank 0 writes; every rank reads).
+  // The task's own entries of a checkpoint (rank 0 writes; every rank reads). A resume reads
+  // them first, before the model's weights and the optimizer's state, so that a task whose
+  // checkpoints carry their config refuses another's (InputError naming `source`) before
+  // anything else is compared.
   virtual void save(torch::serialize::OutputArchive& archive) const = 0;
   virtual void load(torch::serialize::InputArchive& archive, const std::string& source) = 0;
   // The units a resumed run has done (read by load()).

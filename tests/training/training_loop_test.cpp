@@ -106,9 +106,9 @@ TEST(TrainingLoop, ANonFiniteLossStopsWithTheLastGoodCheckpoint) {
   }
   // The in-memory loop stops the same way, without a checkpoint to name.
   OneWeight online;
-  FitThree updates(online, 10, 1);
+  FitThree updates(online, 3, 1);
   OptimizerStep step(online.parameters(), sgd_options({}).optimizer, *parallel, {});
-  EXPECT_THROW(run_units(updates, step, 3), Error);
+  EXPECT_THROW(run_units(updates, step), Error);
 }
 
 TEST(TrainingLoop, AMissingOrForeignCheckpointIsBadInput) {
