@@ -8,10 +8,15 @@
 // projection, inference, guard and online training.
 #include <vector>
 
-#include "couplers/neural_step_guard.hpp"
-#include "couplers/neural_step_model.hpp"
+#include "couplers/neural_step/neural_step_guard.hpp"
+#include "training/neural_step/neural_step_model.hpp"
 
 namespace surrox::couplers {
+
+using training::neural_step::NeuralStepModel;
+using training::neural_step::NeuralStepNetwork;
+using training::neural_step::NeuralStepOptions;
+using training::neural_step::PodProjection;
 
 struct QgStartState {
   std::vector<double> psi, omega;

@@ -9,11 +9,11 @@
 
 #include <cmath>
 
-#include "couplers/neural_step_model.hpp"
 #include "support/golden_file.hpp"
 #include "support/tensor_fingerprint.hpp"
+#include "training/neural_step/neural_step_model.hpp"
 
-namespace surrox::couplers {
+namespace surrox::training::neural_step {
 namespace {
 
 std::vector<double> travelling_waves(long t) {
@@ -41,8 +41,8 @@ TEST(NeuralStepGolden, PretrainingAndOnlineUpdatesArePinned) {
   options.updates = 3;
   options.seed = 4;
   NeuralStepModel model(snapshots, options);
-  testing::GoldenFile golden("couplers/neural_step_model",
-                             "tests/couplers/neural_step_golden_test.cpp (NeuralStepModel)");
+  testing::GoldenFile golden("neural_step/neural_step_model",
+                             "tests/neural_step/neural_step_golden_test.cpp (NeuralStepModel)");
   golden.check("pretraining_loss", model.pretraining_loss());
   std::vector<double> proposals;
   for (long t = 41; t < 46; ++t) {
@@ -77,4 +77,4 @@ TEST(NeuralStepGolden, PretrainingAndOnlineUpdatesArePinned) {
 }
 
 }  // namespace
-}  // namespace surrox::couplers
+}  // namespace surrox::training::neural_step

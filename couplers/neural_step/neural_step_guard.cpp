@@ -1,4 +1,4 @@
-#include "couplers/neural_step_guard.hpp"
+#include "couplers/neural_step/neural_step_guard.hpp"
 
 #include <cmath>
 

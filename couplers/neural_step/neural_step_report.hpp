@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "couplers/neural_step_runs.hpp"
+#include "couplers/neural_step/neural_step_runs.hpp"
 
 namespace surrox::couplers {
 

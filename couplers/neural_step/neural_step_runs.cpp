@@ -1,4 +1,4 @@
-#include "couplers/neural_step_runs.hpp"
+#include "couplers/neural_step/neural_step_runs.hpp"
 
 #include "core/timer.hpp"
 

@@ -11,11 +11,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "couplers/neural_step_guard.hpp"
-#include "couplers/neural_step_model.hpp"
-#include "couplers/neural_step_runs.hpp"
+#include "couplers/neural_step/neural_step_guard.hpp"
+#include "couplers/neural_step/neural_step_runs.hpp"
 #include "qg/qg_checks.hpp"
 #include "support/test_paths.hpp"
+#include "training/neural_step/neural_step_model.hpp"
 
 namespace surrox::couplers {
 namespace {

@@ -1,15 +1,17 @@
-#include "couplers/neural_step.hpp"
+#include "couplers/neural_step/neural_step.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <optional>
 
 #include "core/error.hpp"
 #include "core/statistics.hpp"
 #include "core/timer.hpp"
-#include "couplers/neural_step_report.hpp"
+#include "couplers/neural_step/neural_step_report.hpp"
+#include "surrogates/model_file.hpp"
 
 namespace surrox::couplers {
 namespace {
@@ -23,6 +25,7 @@ struct NeuralStepSettings {
   long k = 10, repeats = 1, samples = 50, blocks = 5;
   double start_time = 0, training_time = 0;
   bool online = true;
+  std::filesystem::path model_file;  // a trained network (surrox train, family neural_step)
 };
 
 NeuralStepSettings neural_step_settings(const Runtime& runtime, const CaseNode& section) {
@@ -58,6 +61,7 @@ NeuralStepSettings neural_step_settings(const Runtime& runtime, const CaseNode& 
   s.repeats = section.integer("repeats");
   s.samples = section.integer("samples");
   s.blocks = section.integer("blocks");
+  if (section.has("model")) s.model_file = section.string("model");
   return s;
 }
 
@@ -139,9 +143,26 @@ QgStartState perturbed(QgSolver& solver, const QgStartState& start) {
   return p;
 }
 
+// The trained network of `coupler.model`, checked against this case: the same points and one
+// window = k dt.
+NeuralStepNetwork trained_network(const NeuralStepSettings& s, const NeuralStepWindows& w,
+                                  long points, const CaseNode& section) {
+  const nlohmann::json meta = surrogates::read_model_metadata(s.model_file);
+  NeuralStepNetwork network = NeuralStepNetwork::load(s.model_file);
+  if (network.points() != points)
+    section.fail("model", fmt::format("{} advances {} points, this case's grid has {}",
+                                      s.model_file.string(), network.points(), points));
+  const double window = meta.at("window_time").get<double>(), tau = double(w.k) * w.dt;
+  if (!(std::abs(window - tau) <= 1e-6 * tau))
+    section.fail("model", fmt::format("{} steps {:.9g} per window, this case k dt = {} × {:.6g} "
+                                      "= {:.9g}: set steps or solver.dt to match",
+                                      s.model_file.string(), window, w.k, w.dt, tau));
+  return network;
+}
+
 nlohmann::json run_neural_step_case(Runtime& runtime, const NeuralStepSettings& s,
                                     const NeuralStepWindows& w, const CoupledCase& c,
-                                    const std::filesystem::path& dir) {
+                                    const CaseNode& section, const std::filesystem::path& dir) {
   // The solver itself runs past the case's end_time: steps that land on it would shorten the
   // last window's steps (the windows stop at or before it).
   YAML::Node open_ended = YAML::Clone(c.solver.yaml());
@@ -157,7 +178,14 @@ nlohmann::json run_neural_step_case(Runtime& runtime, const NeuralStepSettings& 
   const TrainingRun training = training_run(solver, w.k, training_windows);
   const double data_s = data_watch.seconds();
   Stopwatch fit_watch;
-  NeuralStepModel model(training.snapshots, s.model);
+  // Pretrained in this run on its training windows, or read from a trained model file (its
+  // bases and weights; the training run then only sets the guard's bounds).
+  std::optional<NeuralStepModel> trained;
+  if (s.model_file.empty())
+    trained.emplace(training.snapshots, s.model);
+  else
+    trained.emplace(trained_network(s, w, solver.owned_nodes(), section), s.model);
+  NeuralStepModel& model = *trained;
   const double fit_s = fit_watch.seconds();
   spdlog::info(
       "neural step: spin-up to t = {:.4g} ({:.1f} s); {} training windows of k = {} steps "
@@ -216,6 +244,7 @@ nlohmann::json run_neural_step_case(Runtime& runtime, const NeuralStepSettings& 
                   {"change_captured_energy", model.change_basis().captured_energy()}};
   entry["network"] = {{"parameters", model.parameter_count()},
                       {"pretraining_loss", model.pretraining_loss()}};
+  if (!s.model_file.empty()) entry["network"]["model"] = s.model_file.string();
   entry["training_ranges"] = {{"energy", {training.energy_min, training.energy_max}},
                               {"enstrophy", {training.enstrophy_min, training.enstrophy_max}}};
   entry["setup_s"] = {{"spin_up", spin_up_s}, {"training_data", data_s}, {"fit", fit_s}};
@@ -273,6 +302,13 @@ Schema NeuralStepCoupler::schema() {
       .fallback("0.8");
   s.boolean("online", "also run every tolerance with online training (false: frozen only)")
       .fallback("true");
+  s.input_path("model",
+               "a trained network (model.pt of `surrox train`, family neural_step) to start from "
+               "instead of pretraining in the run: its bases and weights replace modes, "
+               "change_modes, hidden and epochs; its window must be steps × solver.dt, its "
+               "field this grid's interior nodes; online training starts with an empty replay "
+               "buffer")
+      .optional();
   s.integer("repeats", "timed repeats of every run (wall times are medians)")
       .at_least(1)
       .fallback("1");
@@ -296,7 +332,7 @@ void NeuralStepCoupler::run(Runtime& runtime, const CaseNode& section,
     spdlog::info("neural step: case {}", cases[i].name);
     const auto dir = cases.size() == 1 ? output_dir : output_dir / cases[i].name;
     std::filesystem::create_directories(dir);
-    per_case.push_back(run_neural_step_case(runtime, s, windows[i], cases[i], dir));
+    per_case.push_back(run_neural_step_case(runtime, s, windows[i], cases[i], section, dir));
   }
   results["cases"] = per_case;
   if (per_case.size() == 1) results["table"] = per_case[0]["table"];

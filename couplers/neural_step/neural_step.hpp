@@ -1,5 +1,5 @@
 #pragma once
-// The `neural_step` coupler (issue 14): guarded neural time steps for the QG double gyre with
+// The `neural_step` coupler: guarded neural time steps for the QG double gyre with
 // online training. A network advances the vorticity by k solver steps at a time in POD space
 // (neural_step_model); a guard checks each proposal (neural_step_guard: the input's POD
 // projection error, energy and enstrophy bounds, the vorticity equation's trapezoid residual
