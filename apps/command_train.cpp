@@ -5,7 +5,7 @@
 #include "core/atomic_file.hpp"
 #include "core/yaml_json.hpp"
 #include "io/case_file.hpp"
-#include "training/deepmd_input.hpp"
+#include "training/deep_potential/deepmd_input.hpp"
 #include "training/surrogate_family.hpp"
 
 namespace surrox::apps {
@@ -56,8 +56,9 @@ class TrainCommand final : public Command {
   }
 
  private:
-  // A DeePMD-kit input.json becomes a deep-potential config first (training/deepmd_input.hpp);
-  // its values are then validated like any config's, and config.resolved.yaml records them.
+  // A DeePMD-kit input.json becomes a deep-potential config first
+  // (training/deep_potential/deepmd_input.hpp); its values are then validated like any config's,
+  // and config.resolved.yaml records them.
   io::CaseFile load_config() const {
     if (training::is_deepmd_input(config_path_)) {
       const std::string family = "deep_potential";

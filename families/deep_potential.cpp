@@ -1,11 +1,11 @@
 // The `deep_potential` family: DeePMD-kit's se_e2_a trained on MD frames
-// (training/deep_potential_family.hpp), the MD pair style `deep` that runs it with model
-// deviation (couplers/deep_potential_pair.hpp), and its verbs: `surrox compress` (tabulated
-// embedding nets) and `surrox concurrent-learn` (DP-GEN's loop).
-#include "couplers/deep_potential_pair.hpp"
+// (training/deep_potential/deep_potential_family.hpp), the MD pair style `deep` that runs it with
+// model deviation (couplers/deep_potential/deep_potential_pair.hpp), and its verbs: `surrox
+// compress` (tabulated embedding nets) and `surrox concurrent-learn` (DP-GEN's loop).
+#include "couplers/deep_potential/deep_potential_pair.hpp"
 #include "families/builtin_families.hpp"
 #include "surrogates/deep_potential/model_file.hpp"
-#include "training/deep_potential_family.hpp"
+#include "training/deep_potential/deep_potential_family.hpp"
 
 namespace surrox::families {
 

@@ -1,8 +1,8 @@
-// The `field` family: per-cell fields of a steady solver's sweep (training/field_family.hpp)
+// The `field` family: per-cell fields of a steady solver's sweep (training/field/field_family.hpp)
 // and the warm-start coupler that starts the solver from their prediction.
-#include "couplers/warm_start.hpp"
+#include "couplers/field/warm_start.hpp"
 #include "families/builtin_families.hpp"
-#include "training/field_family.hpp"
+#include "training/field/field_family.hpp"
 
 namespace surrox::families {
 

@@ -1,8 +1,8 @@
 // The `pod_lstm` family: POD-LSTM emulators of a field's time series with their baselines
-// (training/pod_lstm_family.hpp). It has no coupler yet.
+// (training/pod_lstm/pod_lstm_family.hpp). It has no coupler yet.
 #include "families/builtin_families.hpp"
-#include "training/pod_lstm_family.hpp"
-#include "training/pod_lstm_model.hpp"
+#include "training/pod_lstm/pod_lstm_family.hpp"
+#include "training/pod_lstm/pod_lstm_model.hpp"
 
 namespace surrox::families {
 

@@ -1,10 +1,11 @@
 // The `super_resolution` family: MeshfreeFlowNet on Rayleigh–Bénard runs
-// (training/super_resolution_family.hpp) and the coupler that super-resolves a coarse run.
-#include "couplers/super_resolution.hpp"
+// (training/super_resolution/super_resolution_family.hpp) and the coupler that super-resolves a
+// coarse run.
+#include "couplers/super_resolution/super_resolution.hpp"
 
 #include "families/builtin_families.hpp"
-#include "training/super_resolution_family.hpp"
-#include "training/super_resolution_model.hpp"
+#include "training/super_resolution/super_resolution_family.hpp"
+#include "training/super_resolution/super_resolution_model.hpp"
 
 namespace surrox::families {
 

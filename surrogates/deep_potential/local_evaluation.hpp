@@ -3,8 +3,9 @@
 // then ghosts (periodic images and other ranks' atoms), and a list of each owned atom's
 // neighbours among owned and ghost atoms (any superset of those within rcut, in any order).
 // Both hosts of a surrox model call it: surrox's MD engine (`pair: {type: deep}`,
-// couplers/deep_potential_pair.cpp) and LAMMPS (`pair_style surrox/deep`, lammps/), so that the
-// two give the same energies and forces by construction. Torch only: no Kokkos, no LAMMPS.
+// couplers/deep_potential/deep_potential_pair.cpp) and LAMMPS (`pair_style surrox/deep`, lammps/),
+// so that the two give the same energies and forces by construction. Torch only: no Kokkos, no
+// LAMMPS.
 #include <torch/torch.h>
 
 #include <vector>

@@ -48,8 +48,7 @@ pod::PodBasis read_basis(torch::serialize::InputArchive& archive, const std::str
 }  // namespace
 
 NeuralStepNetwork::NeuralStepNetwork(const torch::Tensor& snapshots,
-                                     const NeuralStepArchitecture& architecture,
-                                     std::uint64_t seed)
+                                     const NeuralStepArchitecture& architecture, std::uint64_t seed)
     : architecture_(architecture) {
   if (snapshots.size(0) < 3)
     throw InputError("the neural-step model needs at least three snapshots (two pairs)");

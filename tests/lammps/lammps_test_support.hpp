@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "couplers/deep_potential_pair_support.hpp"
+#include "deep_potential/deep_potential_pair_support.hpp"
 #include "force.h"
 #include "input.h"
 #include "lammps.h"
@@ -128,7 +128,7 @@ inline dp::Prediction frame_reference(const std::string& model_path, const Frame
                      types, 1));
 }
 
-// An untrained model (couplers/deep_potential_pair_support.hpp) written in `dir` by rank 0.
+// An untrained model (deep_potential/deep_potential_pair_support.hpp) written in `dir` by rank 0.
 inline std::string scratch_model(const std::filesystem::path& dir, const std::string& name,
                                  long seed) {
   const std::string path = (dir / name).string();

@@ -13,7 +13,7 @@
 
 #include "support/test_paths.hpp"
 #include "training/neural_step/neural_step_model.hpp"
-#include "training/pod_lstm_data.hpp"
+#include "training/pod_lstm/pod_lstm_data.hpp"
 
 namespace surrox::training::neural_step {
 namespace {
@@ -139,17 +139,16 @@ TEST_F(NeuralStepFamilyTest, DataThatDoesNotFitExitsTwo) {
   const fs::path other = neural_step_dataset(*dir_ / "other", "1e-3", "[8,16]");
   for (const fs::path& data : {wide, other}) {
     std::string log;
-    EXPECT_EQ(testing::run_surrox("evaluate " + model.string() + " " + data.string() +
-                                      " --log-level warn",
-                                  &log),
+    EXPECT_EQ(testing::run_surrox(
+                  "evaluate " + model.string() + " " + data.string() + " --log-level warn", &log),
               2)
         << log;
     EXPECT_NE(log.find(data.string()), std::string::npos) << log;
   }
   std::string log;
   EXPECT_EQ(testing::run_surrox("train " + (*dir_ / "train.yaml").string() + " -o " +
-                                    (*dir_ / "resumed").string() + " --resume " +
-                                    model.string() + " --log-level warn",
+                                    (*dir_ / "resumed").string() + " --resume " + model.string() +
+                                    " --log-level warn",
                                 &log),
             2)
       << log;
@@ -159,8 +158,9 @@ std::string coupler_overrides(const fs::path& model, int steps) {
   return " --set solver.cells=[16,32] --set solver.dt=2e-4 --set solver.end_time=0.3"
          " --set solver.initial=random --set solver.amplitude=50"
          " --set coupler.start_time=0.2 --set coupler.training_time=0.02 --set coupler.steps=" +
-         std::to_string(steps) + " --set coupler.tolerances=[0.5] --set coupler.model=" +
-         model.string() + " --log-level warn";
+         std::to_string(steps) +
+         " --set coupler.tolerances=[0.5] --set coupler.model=" + model.string() +
+         " --log-level warn";
 }
 
 TEST_F(NeuralStepFamilyTest, CouplerStartsFromTheTrainedModel) {
@@ -174,7 +174,7 @@ TEST_F(NeuralStepFamilyTest, CouplerStartsFromTheTrainedModel) {
   const nlohmann::json c = neural_step_summary(*dir_ / "coupled").at("cases")[0];
   EXPECT_EQ(c.at("network").at("model").get<std::string>(), model.string());
   EXPECT_EQ(c.at("pod").at("modes").get<long>(), 8);  // the file's, not coupler.modes
-  EXPECT_EQ(c.at("rows").size(), 4u);                  // solver, perturbed, frozen, online
+  EXPECT_EQ(c.at("rows").size(), 4u);                 // solver, perturbed, frozen, online
   EXPECT_EQ(testing::run_surrox("run " + neural_step_source("neural_step.yaml") + " -o " +
                                     (*dir_ / "coupled_bad").string() + coupler_overrides(model, 4),
                                 &log),

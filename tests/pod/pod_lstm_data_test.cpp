@@ -4,11 +4,11 @@
 // The POD-LSTM data side: a time split whose windows never straddle a boundary, a scaling that
 // depends on the training part only, and the linear baseline, which must be exact on a linear
 // recurrence (and persistence exact on a constant series).
-#include "training/pod_lstm_data.hpp"
+#include "training/pod_lstm/pod_lstm_data.hpp"
 
 #include <gtest/gtest.h>
 
-#include "training/pod_lstm_baselines.hpp"
+#include "training/pod_lstm/pod_lstm_baselines.hpp"
 
 namespace pl = surrox::training::pod_lstm;
 

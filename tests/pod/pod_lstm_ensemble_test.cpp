@@ -13,7 +13,7 @@
 
 #include "pod/pod_tiny_dataset.hpp"
 #include "support/test_paths.hpp"
-#include "training/pod_lstm_model.hpp"
+#include "training/pod_lstm/pod_lstm_model.hpp"
 
 namespace fs = std::filesystem;
 using surrox::testing::pod_tiny_dataset;

@@ -15,11 +15,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "couplers/super_resolution_inference.hpp"
-#include "couplers/super_resolution_statistics.hpp"
+#include "couplers/super_resolution/super_resolution_inference.hpp"
+#include "couplers/super_resolution/super_resolution_statistics.hpp"
 #include "support/test_paths.hpp"
-#include "training/super_resolution_data.hpp"
-#include "training/super_resolution_model.hpp"
+#include "training/super_resolution/super_resolution_data.hpp"
+#include "training/super_resolution/super_resolution_model.hpp"
 
 namespace fs = std::filesystem;
 namespace srcp = surrox::training::super_resolution;

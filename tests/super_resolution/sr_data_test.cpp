@@ -12,7 +12,7 @@
 #include "super_resolution/tiny_rb.hpp"
 #include "support/test_paths.hpp"
 #include "surrogates/super_resolution/local_implicit_grid.hpp"
-#include "training/super_resolution_data.hpp"
+#include "training/super_resolution/super_resolution_data.hpp"
 
 namespace srd = surrox::training::super_resolution;
 namespace fs = std::filesystem;

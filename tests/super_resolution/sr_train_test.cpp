@@ -15,7 +15,7 @@
 #include "super_resolution/sr_train_config.hpp"
 #include "super_resolution/tiny_rb.hpp"
 #include "support/test_paths.hpp"
-#include "training/super_resolution_model.hpp"
+#include "training/super_resolution/super_resolution_model.hpp"
 
 namespace fs = std::filesystem;
 using surrox::testing::run_surrox;

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/runtime.hpp"
-#include "deep_potential_training_support.hpp"
+#include "deep_potential/deep_potential_training_support.hpp"
 #include "support/golden_file.hpp"
 #include "support/tensor_fingerprint.hpp"
 #include "surrogates/deep_potential/model_file.hpp"

@@ -10,7 +10,7 @@
 #include "surrogates/model_file.hpp"
 #include "training/neural_step/neural_step_model.hpp"
 #include "training/neural_step/neural_step_skill.hpp"
-#include "training/pod_lstm_data.hpp"
+#include "training/pod_lstm/pod_lstm_data.hpp"
 
 namespace surrox::training::neural_step {
 namespace {
@@ -101,8 +101,8 @@ void NeuralStepFamily::train(const TrainRequest& r, nlohmann::json& results) {
   results["fit_s"] = fit_s;
   const long rollout = data.integer("rollout_windows");
   if (train_end < s.steps()) {
-    results["held_out"] = neural_step_skill(
-        model.network(), {s.values, s.times, train_end - 1, rollout, 20, {}, {}});
+    results["held_out"] =
+        neural_step_skill(model.network(), {s.values, s.times, train_end - 1, rollout, 20, {}, {}});
     log_skill("held-out", results["held_out"]);
   }
   const nlohmann::json about = {{"field", s.field},
@@ -146,9 +146,8 @@ void NeuralStepFamily::evaluate(const EvaluateRequest& r, nlohmann::json& result
     request.rollout_csv = r.output_dir / "rollout.csv";
   }
   results["family"] = surrogates::neural_step::kFamily;
-  results["measured_from"] = {{"snapshot", first},
-                              {"time", s.times[first]},
-                              {"held_out_of_training_file", same}};
+  results["measured_from"] = {
+      {"snapshot", first}, {"time", s.times[first]}, {"held_out_of_training_file", same}};
   results["held_out"] = neural_step_skill(network, request);
   if (!request.pairs_csv.empty())
     results["outputs"] = {{"pairs_csv", request.pairs_csv.string()},
@@ -180,7 +179,9 @@ Schema neural_step_training_schema() {
       .fallback("10");
   root.section("data", data, "the snapshots and the split");
   Schema network("The proposal network.");
-  network.integer("modes", "POD modes of the field: the network's input").at_least(1).fallback("32");
+  network.integer("modes", "POD modes of the field: the network's input")
+      .at_least(1)
+      .fallback("32");
   network.integer("change_modes", "POD modes of the change over one window: the output")
       .at_least(1)
       .fallback("64");

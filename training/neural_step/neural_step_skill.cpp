@@ -34,8 +34,8 @@ nlohmann::json neural_step_skill(surrogates::neural_step::NeuralStepNetwork& net
   const long steps = r.snapshots.size(0);
   const long pairs = steps - 1 - r.first;
   if (pairs < 1)
-    throw InputError(fmt::format("no pair of snapshots to measure on: {} snapshots from {}", steps,
-                                 r.first));
+    throw InputError(
+        fmt::format("no pair of snapshots to measure on: {} snapshots from {}", steps, r.first));
   const torch::Tensor before = r.snapshots.slice(0, r.first, steps - 1);
   const torch::Tensor after = r.snapshots.slice(0, r.first + 1, steps);
   const torch::Tensor change_norm = skill_norms(after - before);
@@ -61,12 +61,10 @@ nlohmann::json neural_step_skill(surrogates::neural_step::NeuralStepNetwork& net
                     skill_values(e / after_norm.clamp_min(1e-300))};
     out[name] = skill_summary(errors[name].first, errors[name].second);
   }
-  out["projection_error"] = {
-      {"median", median(projection)},
-      {"max", *std::max_element(projection.begin(), projection.end())}};
-  out["model_over_persistence"] =
-      out["model"]["median_relative_to_change"].get<double>() /
-      out["persistence"]["median_relative_to_change"].get<double>();
+  out["projection_error"] = {{"median", median(projection)},
+                             {"max", *std::max_element(projection.begin(), projection.end())}};
+  out["model_over_persistence"] = out["model"]["median_relative_to_change"].get<double>() /
+                                  out["persistence"]["median_relative_to_change"].get<double>();
 
   if (!r.pairs_csv.empty()) {
     std::ostringstream csv;

@@ -19,11 +19,11 @@ namespace surrox::training::neural_step {
 struct SkillRequest {
   const torch::Tensor& snapshots;  // [T, n], one window apart
   const std::vector<double>& times;
-  long first = 0;                      // the first pair's input snapshot
-  long rollout = 10;                   // windows per rollout (0: none)
-  long rollout_starts = 20;            // rollouts spread over the pairs
-  std::filesystem::path pairs_csv;     // per-pair errors (empty: not written)
-  std::filesystem::path rollout_csv;   // median errors per horizon (empty: not written)
+  long first = 0;                     // the first pair's input snapshot
+  long rollout = 10;                  // windows per rollout (0: none)
+  long rollout_starts = 20;           // rollouts spread over the pairs
+  std::filesystem::path pairs_csv;    // per-pair errors (empty: not written)
+  std::filesystem::path rollout_csv;  // median errors per horizon (empty: not written)
 };
 
 // {"pairs", "model"/"persistence"/"mean_change": {median_relative_to_change, median_relative_l2,

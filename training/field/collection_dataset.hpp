@@ -1,0 +1,28 @@
+#pragma once
+// Training data from a collection of VTK/ParaView files (any format io::read_vtk takes), one
+// case per file, listed by a glob or a CSV/YAML manifest with each case's parameters
+// (training/field/collection_channels.hpp). Rows are the points or cells of each case's mesh, so
+// cases may have different meshes (per-point networks). Split by case or by groups of cases
+// (never by row), normalised with statistics of the training cases only, and cached as one
+// HDF5 file (io/hdf5_collection_cache.hpp) that is rebuilt when the data section, the
+// manifest or any file changes. Produces the FieldDataset the field training uses.
+#include "core/case_node.hpp"
+#include "core/schema.hpp"
+#include "surrogates/sample_layout.hpp"
+#include "training/field/field_dataset.hpp"
+
+namespace surrox::training {
+
+struct CollectionDataset {
+  // The `data` section of type collection.
+  static Schema schema();
+  // `layout` is the network's: only per-point networks (kPoints) take a collection.
+  // FieldDataset::source is the channel description the model's metadata keeps.
+  static FieldDataset load(const CaseNode& section, surrogates::SampleLayout layout);
+  // Every case of `files` (a manifest, or one held-out VTK file when the model takes no
+  // parameters) in `test`, normalised with a trained model's statistics; no cache.
+  static FieldDataset load_all(const CaseNode& section, surrogates::SampleLayout layout,
+                               const Normalization& inputs, const Normalization& outputs);
+};
+
+}  // namespace surrox::training
