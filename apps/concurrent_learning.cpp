@@ -22,6 +22,7 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "io/deepmd_system.hpp"
+#include "solvers/md/exploration_run.hpp"
 #include "surrogates/deep_potential/model_deviation.hpp"
 #include "training/surrogate_family.hpp"
 #include "workflows/job_runner.hpp"
@@ -308,7 +309,6 @@ class Loop {
   Explorations explore(long it, const fs::path& dir, const std::vector<fs::path>& models) {
     const CaseNode e = root_.section("exploration");
     const long out_freq = e.integer("out_freq");
-    const std::string list = yaml_list(models);
     Explorations explored;
     // As the models: run k on rank k mod size alone (64-atom cells gain nothing from a split).
     const std::size_t start = static_cast<std::size_t>(e.integer("start_with"));
@@ -332,7 +332,7 @@ class Loop {
                                        : fmt::format("iteration {}: exploring at {:g} K", it, t);
       job.dir = dir / job.name;
       explored.dirs.push_back(job.dir);
-      job.run = [this, k, t, point, per_iteration, it, &e, &list, &models, out_freq,
+      job.run = [this, k, t, point, per_iteration, it, &e, &models, out_freq,
                  tdir = job.dir](Runtime& one_rank) {
         const long seed = 1 + static_cast<long>(k) + static_cast<long>(per_iteration) * it;
         if (lammps_) {
@@ -348,23 +348,18 @@ class Loop {
           run.dir = tdir;
           return run_lammps_exploration(run);
         }
-        std::vector<std::string> set = {
-            fmt::format("solver.pair={{type: deep, models: {}, out_freq: {}}}", list, out_freq),
-            fmt::format("solver.deepmd.every={}", out_freq),
-            "solver.deepmd.first=0",
-            fmt::format("solver.steps={}", e.integer("steps")),
-            fmt::format("solver.integrator.temperature={:.17g}", t),
-            fmt::format("solver.velocity.temperature={:.17g}", t),
-            fmt::format("solver.integrator.seed={}", 1000 + seed),
-            fmt::format("solver.velocity.seed={}", 2000 + seed),
-            "output.vtk=false",
-            "output.hdf5=false"};
-        if (point.pressure) {
-          set.push_back("solver.barostat.style=c_rescale");
-          set.push_back(fmt::format("solver.barostat.pressure={:.17g}", *point.pressure));
-          set.push_back(fmt::format("solver.barostat.seed={}", 3000 + seed));
-        }
-        for (const std::string& o : e.strings("set")) set.push_back(o);
+        solvers::md::ExplorationRun run;
+        run.models = models;
+        run.out_freq = out_freq;
+        run.steps = e.integer("steps");
+        run.temperature = t;
+        run.pressure = point.pressure;
+        run.thermostat_seed = 1000 + seed;
+        run.velocity_seed = 2000 + seed;
+        run.barostat_seed = 3000 + seed;
+        io::CaseOverrides set;
+        solvers::md::add_exploration_run(run, set);
+        set.texts(e.strings("set"));  // the user's own, as typed, after ours
         const io::CaseFile md = io::load_case(root_.string("reference"), run_case_schema(), set);
         RunOptions options;
         options.output_dir = tdir;

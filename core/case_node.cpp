@@ -17,7 +17,7 @@ ErrorContext CaseNode::context(const std::string& key) const {
   context.key_path = path_of(key);
   // A value that came from the command line is reported as such, not as a file line.
   if (auto it = origin_->overrides.find(context.key_path); it != origin_->overrides.end()) {
-    context.file = "--set " + it->second;
+    context.file = it->second;
     return context;
   }
   context.file = origin_->file;

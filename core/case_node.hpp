@@ -14,7 +14,8 @@
 namespace surrox {
 
 // Where a case came from: the file, its folder (relative paths resolve against it) and
-// the keys that `--set` overrode (key path → the override as typed).
+// the keys that overrides set (key path → where the value came from, as errors name it in
+// place of the file: "--set solver.ra=1e5" as typed, or a typed value's source).
 struct CaseOrigin {
   std::string file;
   std::string directory;

@@ -343,7 +343,7 @@ class Validator {
     ErrorContext where;
     where.key_path = path;
     if (auto it = origin_->overrides.find(path); it != origin_->overrides.end()) {
-      where.file = "--set " + it->second;
+      where.file = it->second;
       return where;
     }
     where.file = origin_->file;

@@ -1,5 +1,8 @@
 #include "io/case_file.hpp"
 
+#include <fmt/format.h>
+
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -37,21 +40,27 @@ void check_text(const std::string& text, const std::string& name) {
   }
 }
 
-void apply_override(YAML::Node root, const std::string& text, CaseOrigin& origin) {
+// Splits "a.b.c=value" into its key path and YAML value; errors name the text as --set.
+CaseOverrides::Entry parse_override(const std::string& text) {
   const auto equals = text.find('=');
   const ErrorContext where{"--set " + text};
   if (equals == std::string::npos || equals == 0)
     throw InputError("expected KEY.PATH=VALUE, e.g. solver.ra=1e5", where);
-  const std::string key_path = text.substr(0, equals);
-  const std::vector<std::string> keys = split_key_path(key_path);
-  for (const auto& key : keys)
-    if (key.empty()) throw InputError("empty key in path '" + key_path + "'", where);
-  YAML::Node value;
+  CaseOverrides::Entry entry{{}, text.substr(0, equals), {}, "--set " + text};
   try {
-    value = YAML::Load(text.substr(equals + 1));
+    entry.value = YAML::Load(text.substr(equals + 1));
   } catch (const YAML::Exception& e) {
     throw InputError("value is not valid YAML: " + e.msg, where);
   }
+  return entry;
+}
+
+void apply_override(YAML::Node root, const CaseOverrides::Entry& entry, CaseOrigin& origin) {
+  const std::string& key_path = entry.key_path;
+  const ErrorContext where{entry.shown};
+  const std::vector<std::string> keys = split_key_path(key_path);
+  for (const auto& key : keys)
+    if (key.empty()) throw InputError("empty key in path '" + key_path + "'", where);
   YAML::Node node = root;
   for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
     YAML::Node next = node[keys[i]];
@@ -65,11 +74,90 @@ void apply_override(YAML::Node root, const std::string& text, CaseOrigin& origin
     }
     node.reset(next);  // rebind: yaml-cpp's operator= would overwrite the node's value
   }
-  node[keys.back()] = value;
-  origin.overrides[key_path] = text;
+  node[keys.back()] = YAML::Clone(entry.value);  // validation fills it: keep the entry as set
+  origin.overrides[key_path] = entry.shown;
+}
+
+// A scalar as the YAML parser makes it from plain text ("300", "true"): the same node as the
+// text of a --set.
+YAML::Node plain_scalar(const std::string& text) {
+  YAML::Node node(text);
+  node.SetTag("?");
+  return node;
+}
+
+// A quoted string ('true' stays a string).
+YAML::Node string_scalar(const std::string& text) {
+  YAML::Node node(text);
+  node.SetTag("!");
+  return node;
 }
 
 }  // namespace
+
+CaseOverrides::CaseOverrides(const std::vector<std::string>& texts) { this->texts(texts); }
+
+CaseOverrides& CaseOverrides::source(std::string name) {
+  source_ = std::move(name);
+  return *this;
+}
+
+CaseOverrides& CaseOverrides::text(const std::string& text) {
+  // Parsed when applied, so that a bad --set is reported by load_case, as before.
+  entries_.push_back({text, {}, {}, "--set " + text});
+  return *this;
+}
+
+CaseOverrides& CaseOverrides::texts(const std::vector<std::string>& texts) {
+  for (const std::string& t : texts) text(t);
+  return *this;
+}
+
+CaseOverrides& CaseOverrides::typed(const std::string& key_path, YAML::Node value,
+                                    const std::string& text) {
+  entries_.push_back({{}, key_path, std::move(value), source_ + ": " + key_path + "=" + text});
+  return *this;
+}
+
+CaseOverrides& CaseOverrides::real(const std::string& key_path, double value) {
+  // YAML's spellings of the non-finite values; "{:.17g}" round-trips every finite double.
+  const std::string text = std::isnan(value)   ? ".nan"
+                           : std::isinf(value) ? (value > 0 ? ".inf" : "-.inf")
+                                               : fmt::format("{:.17g}", value);
+  return typed(key_path, plain_scalar(text), text);
+}
+
+CaseOverrides& CaseOverrides::integer(const std::string& key_path, long long value) {
+  const std::string text = std::to_string(value);
+  return typed(key_path, plain_scalar(text), text);
+}
+
+CaseOverrides& CaseOverrides::boolean(const std::string& key_path, bool value) {
+  const std::string text = value ? "true" : "false";
+  return typed(key_path, plain_scalar(text), text);
+}
+
+CaseOverrides& CaseOverrides::string(const std::string& key_path, const std::string& value) {
+  return typed(key_path, string_scalar(value), "'" + value + "'");
+}
+
+CaseOverrides& CaseOverrides::strings(const std::string& key_path,
+                                      const std::vector<std::string>& values) {
+  YAML::Node list(YAML::NodeType::Sequence);
+  list.SetStyle(YAML::EmitterStyle::Flow);  // as "[a, b]" on a --set
+  std::string text = "[";
+  for (const std::string& v : values) {
+    list.push_back(string_scalar(v));
+    text += (text.size() > 1 ? ", '" : "'") + v + "'";
+  }
+  return typed(key_path, list, text + "]");
+}
+
+CaseOverrides& CaseOverrides::section(const std::string& key_path) {
+  YAML::Node map(YAML::NodeType::Map);
+  map.SetStyle(YAML::EmitterStyle::Flow);  // as "{...}" on a --set
+  return typed(key_path, map, "{}");
+}
 
 std::string CaseFile::resolved_yaml() const {
   YAML::Emitter out;
@@ -78,8 +166,7 @@ std::string CaseFile::resolved_yaml() const {
 }
 
 CaseFile load_case_text(const std::string& text, const std::string& name, const Schema& schema,
-                        const std::vector<std::string>& overrides,
-                        const std::filesystem::path& directory) {
+                        const CaseOverrides& overrides, const std::filesystem::path& directory) {
   check_text(text, name);
   YAML::Node tree;
   try {
@@ -99,14 +186,15 @@ CaseFile load_case_text(const std::string& text, const std::string& name, const 
   auto origin = std::make_shared<CaseOrigin>();
   origin->file = name;
   origin->directory = directory.string();
-  for (const auto& override_text : overrides) apply_override(tree, override_text, *origin);
+  for (const CaseOverrides::Entry& entry : overrides.entries())
+    apply_override(tree, entry.key_path.empty() ? parse_override(entry.text) : entry, *origin);
   CaseFile file{CaseNode(tree, origin)};
   validate_case(schema, file.root);
   return file;
 }
 
 CaseFile load_case(const std::filesystem::path& path, const Schema& schema,
-                   const std::vector<std::string>& overrides) {
+                   const CaseOverrides& overrides) {
   const std::string name = path.string();
   std::error_code error;
   if (!std::filesystem::exists(path, error)) throw InputError("no such case file", {name});

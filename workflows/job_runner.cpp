@@ -26,6 +26,8 @@ class RankGroups {
     first_rank_ = group_ * ranks_per_job;
     if (ranks_per_job == 1) {
       comm_ = MPI_COMM_SELF;
+    } else if (groups_ == 1) {
+      comm_ = runtime.comm();  // the same collectives as without the runner, bit for bit
     } else {
       MPI_Comm_split(runtime.comm(), group_, runtime.rank(), &comm_);
       owned_ = true;
@@ -71,7 +73,9 @@ nlohmann::json read_job_record(const std::filesystem::path& path) {
 JobsDone run_jobs(Runtime& runtime, const std::vector<Job>& jobs, const JobOptions& options) {
   RankGroups groups(runtime, options.ranks_per_job);
   const int world_rank = runtime.rank();
-  long counts[3] = {0, 0, 0};  // ran, skipped, failed: this group's, counted by its first rank
+  // ran, skipped, failed, interrupted: this group's, counted by its first rank
+  long counts[4] = {0, 0, 0, 0};
+  bool stopped = false;  // a job of this group was interrupted: start no further one
   std::size_t mine = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i)
     if (static_cast<int>(i % groups.groups()) == groups.group()) ++mine;
@@ -81,7 +85,7 @@ JobsDone run_jobs(Runtime& runtime, const std::vector<Job>& jobs, const JobOptio
                     options.what);
   std::size_t seen = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
-    if (static_cast<int>(i % groups.groups()) != groups.group()) continue;
+    if (static_cast<int>(i % groups.groups()) != groups.group() || stopped) continue;
     const Job& job = jobs[i];
     const std::string text = job.description.empty() ? job.name : job.description;
     progress.update(seen++, text);
@@ -105,6 +109,11 @@ JobsDone run_jobs(Runtime& runtime, const std::vector<Job>& jobs, const JobOptio
         record["status"] = "ok";
       } catch (const InputError&) {
         throw;  // bad input anywhere needs a fix; a rerun continues with the finished jobs
+      } catch (const JobInterrupted& e) {
+        record["status"] = "interrupted";
+        record["error"] = e.what();
+        record["results"] = e.results;
+        stopped = true;
       } catch (const Error& e) {
         record["status"] = "failed";
         record["error"] = e.what();
@@ -113,20 +122,26 @@ JobsDone run_jobs(Runtime& runtime, const std::vector<Job>& jobs, const JobOptio
       record["wall_time_s"] = clock.seconds();
       if (runtime.root()) write_text_atomically(record_path, record.dump(1) + "\n");
     }
-    if (groups.group_root()) ++counts[record["status"] == "ok" ? 0 : 2];
+    const std::string status = record["status"];
+    if (groups.group_root()) ++counts[status == "ok" ? 0 : status == "failed" ? 2 : 3];
     spdlog::info("{}: {} {} in {:.1f} s", options.label, text, record["status"].get<std::string>(),
                  clock.seconds());
   }
   progress.update(mine);
-  progress.finish(
-      fmt::format("{} run, {} skipped, {} failed on rank 0", counts[0], counts[1], counts[2]));
-  MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_LONG, MPI_SUM, runtime.comm());
+  progress.finish(fmt::format("{} run, {} skipped, {} failed{} on rank 0", counts[0], counts[1],
+                              counts[2],
+                              counts[3] ? fmt::format(", {} interrupted", counts[3]) : ""));
+  MPI_Allreduce(MPI_IN_PLACE, counts, 4, MPI_LONG, MPI_SUM, runtime.comm());
   JobsDone done;
   done.ran = counts[0];
   done.skipped = counts[1];
   done.failed = counts[2];
-  for (const Job& job : jobs)
-    done.records.push_back(read_job_record(job.dir / options.record_file));
+  done.interrupted = counts[3];
+  for (const Job& job : jobs) {
+    nlohmann::json record = read_job_record(job.dir / options.record_file);
+    const bool current = record.is_object() && record.value("identity", "") == job.identity;
+    done.records.push_back(current ? record : nlohmann::json());
+  }
   return done;
 }
 

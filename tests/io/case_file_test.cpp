@@ -216,6 +216,36 @@ TEST(CaseFile, OverridesApplyAfterTheFileAndAreNamedInErrors) {
                   "unknown key 'teeth'");
 }
 
+TEST(CaseFile, TypedOverridesGiveTheCaseTheirTextWouldGive) {
+  // A real as its "{:.17g}" text (exact), a section replaced, strings that stay strings.
+  const std::vector<std::string> texts = {"run.end_time=0.10000000000000001",
+                                          "widget={type: spring}", "widget.stiffness=3",
+                                          "files.log='true'", "run.verbose=true"};
+  CaseOverrides typed;
+  typed.real("run.end_time", 0.1)
+      .section("widget")
+      .string("widget.type", "spring")
+      .integer("widget.stiffness", 3)
+      .string("files.log", "true")
+      .boolean("run.verbose", true);
+  const CaseFile a = load_case_text(kValid, "case.yaml", schema(), texts);
+  const CaseFile b = load_case_text(kValid, "case.yaml", schema(), typed);
+  EXPECT_EQ(b.resolved_yaml(), a.resolved_yaml());
+  EXPECT_EQ(b.root.section("run").real("end_time"), 0.1);
+  // The overrides are not changed by loading (validation fills the case's copy).
+  EXPECT_EQ(load_case_text(kValid, "case.yaml", schema(), typed).resolved_yaml(),
+            a.resolved_yaml());
+  // A bad typed value is the schema's error, naming its source and the key.
+  CaseOverrides bad;
+  bad.source("test run").integer("run.steps", 0);
+  try {
+    load_case_text(kValid, "case.yaml", schema(), bad);
+    FAIL();
+  } catch (const InputError& e) {
+    expect_contains(e.what(), "test run: run.steps=0: run.steps: value 0 out of range");
+  }
+}
+
 TEST(CaseFile, SemanticChecksPointAtTheLine) {
   const CaseFile c = load_case_text(kValid, "case.yaml", schema());
   try {

@@ -2,7 +2,8 @@
 // ctest-libraries: surrox_workflows
 // The one job runner of sweeps and concurrent learning (workflows/job_runner.hpp) on one rank:
 // every job leaves its record; a rerun skips the finished jobs of the same identity and reruns
-// stale and failed ones; a failing job is recorded and the others go on; bad input stops.
+// stale and failed ones; a failing job is recorded and the others go on; an interrupted job
+// stops its group and runs again next time; bad input stops.
 #include "workflows/job_runner.hpp"
 
 #include <gtest/gtest.h>
@@ -89,6 +90,32 @@ TEST(JobRunner, RecordsEveryJobAndResumesWhereItStopped) {
   done = run_jobs(runtime, square_jobs(dir, counter, -1, "v2"), options);
   EXPECT_EQ(done.ran, 1);
   EXPECT_EQ(counter.runs[0], 3);
+}
+
+TEST(JobRunner, AnInterruptedJobStopsItsGroupAndRunsAgain) {
+  const fs::path dir = testing::scratch_dir();
+  Counter counter;
+  std::vector<Job> jobs = square_jobs(dir, counter);
+  bool budget = true;  // job 1 stops early (as --max-epochs) while there is a budget
+  const auto square = jobs[1].run;
+  jobs[1].run = [&budget, square](Runtime& r) {
+    if (budget) throw JobInterrupted("stopped at its budget", {{"epochs", 2}});
+    return square(r);
+  };
+  JobOptions options;
+  options.show_progress = false;
+  JobsDone done = run_jobs(testing::runtime(), jobs, options);
+  EXPECT_EQ(done.ran, 1);
+  EXPECT_EQ(done.interrupted, 1);
+  EXPECT_EQ(done.records[1]["status"], "interrupted");
+  EXPECT_EQ(done.records[1]["results"]["epochs"], 2);
+  EXPECT_TRUE(done.records[2].is_null());  // not started on the one group
+  EXPECT_EQ(counter.runs[2], 0);
+  budget = false;
+  done = run_jobs(testing::runtime(), jobs, options);
+  EXPECT_EQ(done.skipped, 1);
+  EXPECT_EQ(done.ran, 3);
+  EXPECT_EQ(done.records[1]["results"]["square"], 1);
 }
 
 TEST(JobRunner, BadInputStopsTheWorkflow) {

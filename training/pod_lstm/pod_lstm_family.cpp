@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "training/collective_data_parallel.hpp"
 #include "training/loss_plot.hpp"
+#include "training/pod_lstm/pod_lstm_members.hpp"
 #include "training/pod_lstm/pod_lstm_metrics.hpp"
 #include "training/pod_lstm/pod_lstm_model.hpp"
 #include "training/pod_lstm/pod_lstm_search.hpp"
@@ -182,9 +183,6 @@ PodTrainingData prepare_pod_training(PodLstmModel& m, const CaseNode& data,
   return d;
 }
 
-using PodNetworkFactory = std::function<std::shared_ptr<surrogates::pod::StackedLstm>(
-    const surrogates::pod::StackedLstmOptions&, std::uint64_t)>;
-
 // The architecture search (pod_lstm_search.hpp): candidates scored on the validation windows;
 // m gets the best architecture; the report goes to results["search"].
 void run_pod_search(const TrainRequest& r, PodLstmModel& m, const PodTrainingData& d,
@@ -227,59 +225,6 @@ void run_pod_search(const TrainRequest& r, PodLstmModel& m, const PodTrainingDat
   results["search"] = report;
 }
 
-struct PodMembers {
-  TrainResult fit;  // member 0's
-  nlohmann::json reports = nlohmann::json::array();
-  bool finished = true;
-};
-
-// The ensemble: members train one after another (each data-parallel over the ranks).
-PodMembers train_pod_members(const TrainRequest& r, PodLstmModel& m, const PodTrainingData& d,
-                             const PodNetworkFactory& new_network) {
-  const CaseNode network = r.config.root.section("network"),
-                 training = r.config.root.section("training");
-  PodMembers done;
-  TrainResult& fit = done.fit;
-  nlohmann::json& member_reports = done.reports;
-  bool& finished = done.finished;
-  // The members train one after another (each data-parallel over the ranks) from seeds seed,
-  // seed + 1, …; member 0 in OUTDIR, member k in OUTDIR/member_k, each with its checkpoint.
-  // A member that ends unfinished (--max-epochs) ends the run: a resumed run picks it up.
-  const long ensemble = network.integer("ensemble");
-  const auto seed = static_cast<std::uint64_t>(training.integer("seed"));
-  const long epochs = training.integer("epochs");
-  for (long k = 0; k < ensemble && finished; ++k) {
-    const std::filesystem::path dir =
-        k == 0 ? r.output_dir : r.output_dir / fmt::format("member_{}", k);
-    std::optional<std::filesystem::path> resume = r.resume;
-    if (k > 0) {
-      resume.reset();
-      if (r.resume && std::filesystem::exists(dir / "checkpoint.pt"))
-        resume = dir / "checkpoint.pt";
-      if (r.runtime.root()) std::filesystem::create_directories(dir);
-    }
-    if (ensemble > 1)
-      spdlog::info("pod_lstm: ensemble member {} of {} (seed {})", k + 1, ensemble,
-                   seed + static_cast<std::uint64_t>(k));
-    auto member = new_network(m.options, seed + static_cast<std::uint64_t>(k));
-    // The member's seed also draws its batches: members differ in the data order too.
-    YAML::Node member_run = YAML::Clone(training.yaml());
-    member_run["seed"] = static_cast<long>(seed) + k;
-    const CaseNode member_training(member_run, training.origin_ptr(), training.path());
-    Trainer trainer(member_training, collective_data_parallel(r.runtime.comm()));
-    const TrainResult f = trainer.fit(*member, d.train, d.validation, dir, resume, r.max_epochs);
-    member->eval();
-    m.members.push_back(member);
-    if (k == 0) fit = f;
-    finished = static_cast<long>(f.history.size()) >= epochs || f.stopped_early;
-    member_reports.push_back({{"seed", seed + static_cast<std::uint64_t>(k)},
-                              {"epochs", f.history.size()},
-                              {"best_epoch", f.best_epoch},
-                              {"best_validation_loss", f.best_validation_loss}});
-  }
-  return done;
-}
-
 void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
   const CaseNode root = r.config.root;
   const CaseNode data = root.section("data"), network = root.section("network");
@@ -297,8 +242,9 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
   };
   if (r.runtime.root()) std::filesystem::create_directories(r.output_dir);
   if (search_requested(root.section("search"))) run_pod_search(r, m, d, new_network, results);
-  const PodMembers members = train_pod_members(r, m, d, new_network);
-  const TrainResult& fit = members.fit;
+  PodMembers members = train_pod_members(r, m.options, d.train, d.validation, new_network);
+  m.members = std::move(members.networks);
+  const nlohmann::json& fit = members.first;  // member 0's figures
   const long ensemble = network.integer("ensemble");
   m.training = {{"config", r.config_path},
                 {"data", path.string()},
@@ -307,14 +253,15 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
                  {{"train", split.train_end},
                   {"validation", split.validation_end - split.train_end},
                   {"test", split.steps - split.validation_end}}},
-                {"epochs", fit.history.size()},
-                {"best_epoch", fit.best_epoch},
-                {"best_validation_loss", fit.best_validation_loss},
+                {"epochs", fit.at("epochs")},
+                {"best_epoch", fit.at("best_epoch")},
+                {"best_validation_loss", fit.at("best_validation_loss")},
                 {"members", members.reports}};
 
   results["family"] = kFamilyName;
   results["parameters"] = m.members[0]->parameter_count() * static_cast<long>(m.members.size());
   results["ensemble"] = {{"members", m.members.size()}, {"requested", ensemble}};
+  if (!members.failed.empty()) results["ensemble"]["failed"] = members.failed;
   results["pod"] = {{"modes", m.basis.size()},
                     {"energy_fractions", pod_to_vector(m.basis.energy_fractions())},
                     {"captured_energy", m.basis.captured_energy()}};
@@ -322,11 +269,11 @@ void PodLstmFamily::train(const TrainRequest& r, nlohmann::json& results) {
                         {"validation", d.validation.rows()},
                         {"test", static_cast<long>(d.test_starts.size())}};
   results["split_steps"] = m.training["split_steps"];
-  results["epochs_trained"] = fit.history.size();
-  results["best_epoch"] = fit.best_epoch;
-  results["best_validation_loss"] = fit.best_validation_loss;
-  results["final_train_loss"] = fit.history.empty() ? NAN : fit.history.back().train_loss;
-  results["samples_per_second"] = fit.samples_per_second;
+  results["epochs_trained"] = fit.at("epochs");
+  results["best_epoch"] = fit.at("best_epoch");
+  results["best_validation_loss"] = fit.at("best_validation_loss");
+  results["final_train_loss"] = fit.at("final_train_loss");
+  results["samples_per_second"] = fit.at("samples_per_second");
   results["finished"] = members.finished && static_cast<long>(m.members.size()) == ensemble;
   if (!d.validation_starts.empty())
     results["validation"] = pod_skill_report(m, s, d.coefficients, d.validation_starts, {});
@@ -420,6 +367,13 @@ Schema pod_lstm_schema() {
                "is their mean (member k ≥ 1 trains in OUTDIR/member_k)")
       .at_least(1)
       .fallback("1");
+  network
+      .integer("ranks_per_member",
+               "ranks that train one member: 0, every rank (members one after another, each "
+               "data-parallel over all ranks); n, members side by side on groups of n ranks (n "
+               "must divide the rank count; results then depend on n as on a rank count)")
+      .at_least(0)
+      .fallback("0");
   root.section("network", network, "the forecaster");
   root.section("training", Trainer::schema(), "optimizer, schedule, loss, epochs, checkpoints");
   root.section("search", search_schema(),
