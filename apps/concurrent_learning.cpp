@@ -43,11 +43,10 @@ std::vector<fs::path> data_paths(const CaseNode& node, const std::string& key) {
   return out;
 }
 
-std::string yaml_list(const std::vector<fs::path>& paths) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < paths.size(); ++i)
-    text += (i ? ", '" : "'") + fs::absolute(paths[i]).string() + "'";
-  return text + "]";
+std::vector<std::string> absolute_paths(const std::vector<fs::path>& paths) {
+  std::vector<std::string> out;
+  for (const fs::path& p : paths) out.push_back(fs::absolute(p).string());
+  return out;
 }
 
 json read_json(const fs::path& path) {
@@ -234,16 +233,18 @@ class Loop {
       job.dir = dir / job.name;
       models.push_back(job.dir / "model.pt");
       job.run = [this, it, m, &data, mdir = job.dir](Runtime& one_rank) {
-        std::vector<std::string> set = {"data.train=" + yaml_list(data),
-                                        "data.validation=" + yaml_list(validation_),
-                                        fmt::format("model.seed={}", 1 + m + models_ * it)};
-        set.insert(set.end(), train_set_.begin(), train_set_.end());
+        io::CaseOverrides set;
+        set.source("concurrent learning")
+            .strings("data.train", absolute_paths(data))
+            .strings("data.validation", absolute_paths(validation_))
+            .integer("model.seed", 1 + m + models_ * it)
+            .texts(train_set_);
         if (it > 0 && root_.section("training").boolean("init_from_previous")) {
           const fs::path previous =
               out_ / fmt::format("iter.{:03d}", it - 1) / fmt::format("train.{}", m) / "model.pt";
-          set.push_back("training.init_model='" + fs::absolute(previous).string() + "'");
-          const auto reuse = root_.section("training").strings("reuse_set");
-          set.insert(set.end(), reuse.begin(), reuse.end());
+          set.source("concurrent learning")
+              .string("training.init_model", fs::absolute(previous).string());
+          set.texts(root_.section("training").strings("reuse_set"));
         }
         const io::CaseFile config =
             io::load_case(train_config_, training::train_config_schema("deep_potential"), set);
