@@ -1,10 +1,12 @@
-// surrox info FILE: arrays, shapes, value ranges and time steps of any .h5 or VTK/ParaView file.
+// surrox info FILE: arrays, shapes, value ranges and time steps of any .h5 or VTK/ParaView file;
+// of a model file, its family, metadata and the tensors it takes and returns.
 #include <fmt/format.h>
 
 #include <iostream>
 
 #include "apps/command.hpp"
 #include "apps/mesh_files.hpp"
+#include "apps/model_description.hpp"
 #include "core/error.hpp"
 #include "io/hdf5_dataset.hpp"
 
@@ -38,10 +40,12 @@ class InfoCommand final : public Command {
  public:
   std::string name() const override { return "info"; }
   std::string description() const override {
-    return "Describe a .h5 or VTK/ParaView file: arrays, shapes, ranges, time steps";
+    return "Describe a .h5 or VTK/ParaView file (arrays, shapes, ranges, time steps) or a model "
+           "file (family, metadata, inputs and outputs)";
   }
   void configure(CLI::App& app) override {
-    app.add_option("file", path_, "a .h5/.hdf5, .vti/.vts/.vtu/.vtp/.vtm/.pvd/.pvt?/.vtk file")
+    app.add_option("file", path_,
+                   "a .h5/.hdf5, .vti/.vts/.vtu/.vtp/.vtm/.pvd/.pvt?/.vtk file or a model (.pt)")
         ->required();
   }
   // Reading a file leaves nothing behind: summary.json only where -o asks for it.
@@ -49,7 +53,10 @@ class InfoCommand final : public Command {
   nlohmann::json run(Runtime& runtime, const std::filesystem::path&,
                      nlohmann::json& results) override {
     results["file"] = path_;
-    if (io::is_hdf5_file(path_)) {
+    if (is_model_file(path_)) {
+      results["model"] = describe_model(path_);
+      if (runtime.root()) print_model_description(results["model"]);
+    } else if (io::is_hdf5_file(path_)) {
       // Any HDF5 file: list its objects; a surrox dataset additionally reads as meshes.
       nlohmann::json objects = nlohmann::json::array();
       for (const auto& o : io::describe_hdf5(path_)) {

@@ -8,6 +8,11 @@ void FamilyRegistrar::training(const std::string& family, training::FamilyRegist
   training::surrogate_family_registry().add(family, std::move(entry));
 }
 
+void FamilyRegistrar::model(const std::string& family,
+                            surrogates::ModelLoaderRegistry::Entry entry) {
+  surrogates::model_loader_registry().add(family, std::move(entry));
+}
+
 void FamilyRegistrar::coupler(const std::string& name, couplers::CouplerRegistry::Entry entry) {
   couplers::coupler_registry().add(name, std::move(entry));
 }

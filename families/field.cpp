@@ -2,12 +2,14 @@
 // and the warm-start coupler that starts the solver from their prediction.
 #include "couplers/field/warm_start.hpp"
 #include "families/builtin_families.hpp"
+#include "surrogates/field_model.hpp"
 #include "training/field/field_family.hpp"
 
 namespace surrox::families {
 
 void register_field(FamilyRegistrar& registrar) {
-  registrar.training("field", training::field_family_entry());
+  registrar.training(surrogates::kFieldFamily, training::field_family_entry());
+  registrar.model(surrogates::kFieldFamily, surrogates::field_model_loader());
   registrar.coupler(
       "warm_start",
       {[] { return std::make_unique<couplers::WarmStart>(); }, couplers::WarmStart::schema(),

@@ -5,6 +5,7 @@
 
 #include "families/builtin_families.hpp"
 #include "surrogates/neural_step/neural_step_network.hpp"
+#include "surrogates/neural_step/neural_step_surrogate_model.hpp"
 #include "training/neural_step/neural_step_family.hpp"
 
 namespace surrox::families {
@@ -12,6 +13,8 @@ namespace surrox::families {
 void register_neural_step(FamilyRegistrar& registrar) {
   registrar.training(surrogates::neural_step::kFamily,
                      training::neural_step::neural_step_family_entry());
+  registrar.model(surrogates::neural_step::kFamily,
+                  surrogates::neural_step::neural_step_model_loader());
   registrar.coupler("neural_step",
                     {[] { return std::make_unique<couplers::NeuralStepCoupler>(); },
                      couplers::NeuralStepCoupler::schema(),

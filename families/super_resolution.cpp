@@ -6,12 +6,15 @@
 #include "families/builtin_families.hpp"
 #include "training/super_resolution/super_resolution_family.hpp"
 #include "training/super_resolution/super_resolution_model.hpp"
+#include "training/super_resolution/super_resolution_surrogate_model.hpp"
 
 namespace surrox::families {
 
 void register_super_resolution(FamilyRegistrar& registrar) {
   registrar.training(training::super_resolution::kFamilyName,
                      training::super_resolution_family_entry());
+  registrar.model(training::super_resolution::kFamilyName,
+                  training::super_resolution::super_resolution_model_loader());
   registrar.coupler(
       "super_resolution",
       {[] { return std::make_unique<couplers::SuperResolutionCoupler>(); },

@@ -39,7 +39,7 @@ const std::vector<std::string> kFour = {"density", "velocity[0]", "velocity[1]",
 const std::vector<std::string> kFive = {"density", "velocity[0]", "velocity[1]", "velocity[2]",
                                         "pressure"};
 const std::vector<std::string> kFourCp = {"density", "velocity[0]", "velocity[1]", "Cp"};
-const std::string kEddyViscosity = "nu_t";  // a RANS model's last output (issue 15's datasets)
+const std::string kEddyViscosity = "nu_t";  // a RANS model's last output (RANS sweep datasets)
 
 bool predicts_eddy_viscosity(const std::vector<std::string>& outputs) {
   return !outputs.empty() && outputs.back() == kEddyViscosity;

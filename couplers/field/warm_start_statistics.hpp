@@ -15,7 +15,8 @@ struct ModelSummary {
   double median_iteration_ratio = NAN, median_wall_speedup = NAN, min_iteration_ratio = NAN;
   double max_abs_cl_difference = NAN, max_abs_cd_difference = NAN;
   double spearman_surrogate_cl = NAN, spearman_surrogate_cd = NAN;
-  // Median over the cases of |Cl_surrogate − Cl_CFD| / |Cl_CFD| (issue 11's surrogate target).
+  // Median over the cases of |Cl_surrogate − Cl_CFD| / |Cl_CFD| (the warm start's surrogate target,
+  // ≤ 5 %, docs/validation/warm_start.md).
   double median_surrogate_cl_relative_error = NAN;
   std::map<std::string, double> median_field_relative_l2;
   std::vector<double> median_iteration_ratio_by_level;  // per WarmStartSummary::levels entry

@@ -62,7 +62,7 @@ io::MeshData AirfoilSolver::output_mesh() const {
                     {"Mach", mach},      {"Cp", cp},           {"vorticity", vort},
                     {"cell_area", area}, {"wall_distance", wd}};
   // RANS: ν̃ and the kinematic eddy viscosity ν_t = μ_t/ρ = ν̃ f_v1 (μ from Sutherland's law
-  // as the viscous flux takes it), the turbulence fields of the surrogate datasets (issue 15).
+  // as the viscous flux takes it), the turbulence fields of the RANS surrogate datasets.
   if (f.turbulent) {
     auto nt = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.nu_tilde);
     io::HostArray nu_tilde("nu_tilde", nc, 1), nu_t("nu_t", nc, 1);

@@ -19,10 +19,7 @@ std::string descriptor_name(const SeE2aConfig& c) {
 
 }  // namespace
 
-void save_model(const std::filesystem::path& path, SeE2aModel& model,
-                const nlohmann::json& training) {
-  torch::serialize::OutputArchive archive;
-  model->save(archive);
+nlohmann::json model_metadata(SeE2aModel& model, const nlohmann::json& training) {
   nlohmann::json metadata = {{"family", kFamilyName},
                              {"format_version", 1},
                              {"model", {{"descriptor", descriptor_name(model->config())}}},
@@ -31,7 +28,14 @@ void save_model(const std::filesystem::path& path, SeE2aModel& model,
   if (model->compressed()) metadata["compression"] = model->table_params().to_json();
   if (model->three_body_compressed())
     metadata["compression_three_body"] = model->three_body_table_params().to_json();
-  write_model_archive(path, archive, metadata);
+  return metadata;
+}
+
+void save_model(const std::filesystem::path& path, SeE2aModel& model,
+                const nlohmann::json& training) {
+  torch::serialize::OutputArchive archive;
+  model->save(archive);
+  write_model_archive(path, archive, model_metadata(model, training));
 }
 
 SeE2aModel load_model(const std::filesystem::path& path, nlohmann::json* metadata) {

@@ -12,6 +12,8 @@ namespace surrox::surrogates::deep_potential {
 
 inline constexpr const char* kFamilyName = "deep_potential";
 
+// The metadata entry save_model writes for `model` and its training record.
+nlohmann::json model_metadata(SeE2aModel& model, const nlohmann::json& training = {});
 void save_model(const std::filesystem::path& path, SeE2aModel& model,
                 const nlohmann::json& training = {});
 // InputError for a file that is not a deep-potential model.

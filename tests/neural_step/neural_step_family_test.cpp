@@ -1,5 +1,5 @@
 // ctest-labels: regression
-// ctest-libraries: surrox_training surrox_io_hdf5
+// ctest-libraries: surrox_training surrox_io_hdf5 surrox_families
 // ctest-pch: torch
 // The neural-step family end to end on a 16 × 32 double gyre written by `surrox run` (ω every
 // 5 steps of 2e-4): `surrox train` fits the proposal network on the first 80 % and beats
@@ -11,7 +11,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "families/builtin_families.hpp"
 #include "support/test_paths.hpp"
+#include "surrogates/surrogate_model.hpp"
 #include "training/neural_step/neural_step_model.hpp"
 #include "training/pod_lstm/pod_lstm_data.hpp"
 
@@ -111,6 +113,17 @@ TEST_F(NeuralStepFamilyTest, ModelFileRoundTripsBitForBit) {
   const torch::Tensor batched = a.propose_batch(s.values.slice(0, 5, 6))[0];
   EXPECT_LT((torch::tensor(one, torch::kFloat64) - batched).abs().max().item<double>(), 1e-12);
   EXPECT_THROW(NeuralStepNetwork::load(*data_), InputError);
+
+  // Through the one model interface: the family's registered loader, the same proposals, and
+  // a save that reads back with the same metadata.
+  families::register_builtin_families();
+  const auto any = surrogates::load_surrogate_model(file);
+  EXPECT_EQ(any->family(), "neural_step");
+  EXPECT_NEAR(any->metadata().at("window_time").get<double>(), 1e-3, 1e-12);
+  const torch::Tensor next = any->predict({{"state", states}}).at("next");
+  EXPECT_TRUE(torch::equal(next, a.propose_batch(states)));
+  any->save(*dir_ / "interface.pt");
+  EXPECT_EQ(surrogates::load_surrogate_model(*dir_ / "interface.pt")->metadata(), any->metadata());
 }
 
 TEST_F(NeuralStepFamilyTest, EvaluateMeasuresTheSameHeldOutPairs) {

@@ -4,8 +4,9 @@
 // A surrogate family added from outside surrox's folders: tests/toy_family/support/ holds its
 // model and file format (surrogates/), its data and training task (training/), its coupler
 // (couplers/) and its one registration call. After that call the family trains, resumes
-// exactly, evaluates, couples with a solver in a case file, adds a CLI verb and is documented in
-// the case reference, all through the surrox commands themselves, run in this process.
+// exactly, evaluates, couples with a solver in a case file, adds a CLI verb, is described by
+// `surrox info` and is documented in the case reference, all through the surrox commands
+// themselves, run in this process.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -107,6 +108,11 @@ TEST(ToyFamily, TrainsResumesExactlyAndEvaluates) {
   ASSERT_EQ(surrox({"toy-line", (straight / "model.pt").string(), "--log-level", "warn"}, &printed),
             0);
   EXPECT_NE(printed.find("y = "), std::string::npos) << printed;
+  // `surrox info` reads it through the loader the registration call registered.
+  std::string info;
+  ASSERT_EQ(surrox({"info", (straight / "model.pt").string(), "--log-level", "warn"}, &info), 0);
+  for (const char* part : {"toy model", "slope", "inputs:", "x ", "[rows, 1] float64", "outputs:"})
+    EXPECT_NE(info.find(part), std::string::npos) << part << " in:\n" << info;
   // A bad data file is an input error (exit 2) that names the file and line.
   std::ofstream(run.dir / "bad.csv") << "x,y\n1,2\noops\n";
   EXPECT_EQ(surrox({"evaluate", (straight / "model.pt").string(), (run.dir / "bad.csv").string(),

@@ -16,8 +16,9 @@ namespace surrox::training {
 
 namespace {
 
-// AirfRANS's full task (Bonnet et al. 2022, Table 2; Transolver: Wu et al. 2024) and issue 15's
-// targets. A missing published value is NaN.
+// AirfRANS's full task (Bonnet et al. 2022, Table 2; Transolver: Wu et al. 2024) and the targets
+// surrox's RANS field surrogate is held to (docs/validation/rans_surrogate.md). A missing
+// published value is NaN.
 struct Reference {
   const char* key;
   const char* label;

@@ -1,11 +1,11 @@
 #pragma once
 // AirfRANS's scores of a field surrogate on held-out airfoil cases (Bonnet et al., NeurIPS 2022,
-// "AirfRANS"; issue 15): the MSE of the normalised volume fields (per output channel, over every
+// "AirfRANS"): the MSE of the normalised volume fields (per output channel, over every
 // cell of every case), the MSE of the normalised pressure on the surface (the wall cells), the
 // mean relative errors of CL and CD, and Spearman's ρ of CL and CD over the cases. CL and CD of
 // a case are integrated from its predicted fields and compared with the same integration of its
 // CFD fields (training/field/airfoil_wall_forces.hpp), as AirfRANS does. Printed next to AirfRANS's
-// published values and the issue's targets.
+// published values and the targets of docs/validation/rans_surrogate.md.
 #include <torch/torch.h>
 
 #include <filesystem>

@@ -37,6 +37,7 @@ class ToyLineCommand final : public apps::Command {
 
 void register_toy_family(families::FamilyRegistrar& registrar) {
   registrar.training(kToyFamily, toy_training_entry());
+  registrar.model(kToyFamily, toy_model_loader());
   registrar.coupler("toy_decay", toy_decay_coupler_entry());
   registrar.command([] { return std::make_unique<ToyLineCommand>(); });
 }

@@ -51,4 +51,23 @@ torch::Tensor ToyModel::predict(const torch::Tensor& x) {
   return network->forward(x.to(torch::kFloat64));
 }
 
+surrogates::NamedTensors ToySurrogateModel::predict(const surrogates::NamedTensors& inputs) {
+  return {{"y", model_.predict(inputs.at("x"))}};
+}
+
+std::vector<surrogates::TensorSignature> ToySurrogateModel::inputs() const {
+  return {{"x", "[rows, 1] float64"}};
+}
+
+std::vector<surrogates::TensorSignature> ToySurrogateModel::outputs() const {
+  return {{"y", "[rows, 1] float64, w·x + b"}};
+}
+
+surrogates::ModelLoaderRegistry::Entry toy_model_loader() {
+  return {[](const std::filesystem::path& path) -> std::unique_ptr<surrogates::SurrogateModel> {
+            return std::make_unique<ToySurrogateModel>(ToyModel::load(path));
+          },
+          surrox::Schema(), "the toy family's straight line"};
+}
+
 }  // namespace surrox::toy

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "surrogates/network.hpp"
+#include "surrogates/surrogate_model.hpp"
 
 namespace surrox::toy {
 
@@ -38,5 +39,23 @@ class ToyModel {
   std::shared_ptr<ToyLine> network;
   nlohmann::json training = nlohmann::json::object();  // what the trainer reported
 };
+
+// The toy model behind the one model interface: "x" [rows, 1] → "y" [rows, 1], float64.
+class ToySurrogateModel final : public surrogates::SurrogateModel {
+ public:
+  explicit ToySurrogateModel(ToyModel model) : model_(std::move(model)) {}
+  std::string family() const override { return kToyFamily; }
+  nlohmann::json metadata() const override { return model_.metadata(); }
+  void save(const std::filesystem::path& path) const override { model_.save(path); }
+  surrogates::NamedTensors predict(const surrogates::NamedTensors& inputs) override;
+  std::vector<surrogates::TensorSignature> inputs() const override;
+  std::vector<surrogates::TensorSignature> outputs() const override;
+
+ private:
+  ToyModel model_;
+};
+
+// The loader its registration call registers.
+surrogates::ModelLoaderRegistry::Entry toy_model_loader();
 
 }  // namespace surrox::toy
