@@ -3,7 +3,7 @@
 #   1. reference data at constant pressure: Stillinger–Weber silicon (64 atoms) in LAMMPS under
 #      fix npt (iso), labelled by LAMMPS itself (pe/atom, forces, stress/atom virial) and
 #      converted to DeePMD npy systems (scripts/lammps/dump_to_deepmd.py): crystal 300–1500 K at
-#      0 bar and 900 K at ±10 kbar, liquid (melted at 3500 K) 1700–2500 K at 0 bar and 2100 K
+#      0 bar and 900 K at ±10 kbar, liquid (melted at 3500 K) 1700–2500 K in 200 K steps at 0 bar and 2100 K
 #      at 10 kbar; held out: crystal 1100 K and liquid 2100 K at 0 bar, other seeds;
 #   2. training (cases/deep_potential/si_train.yml, STEPS steps, with the virial in the loss:
 #      start_pref_v 0.02, limit_pref_v 1; without it the 1-bar densities were 2.3 % and 0.5 %
@@ -65,7 +65,7 @@ train=()
 for t in 300 600 900 1200 1500; do reference "c${t}" $t 0 $t; train+=("$out/ref/c${t}/deepmd"); done
 reference c900p 900 10000 91; train+=("$out/ref/c900p/deepmd")
 reference c900m 900 -10000 92; train+=("$out/ref/c900m/deepmd")
-for t in 1700 2100 2500; do reference "l${t}" $t 0 $t 1; train+=("$out/ref/l${t}/deepmd"); done
+for t in 1700 1900 2100 2300 2500; do reference "l${t}" $t 0 $t 1; train+=("$out/ref/l${t}/deepmd"); done
 reference l2100p 2100 10000 21 1; train+=("$out/ref/l2100p/deepmd")
 reference c1100h 1100 0 1101
 reference l2100h 2100 0 2101 1

@@ -7,8 +7,8 @@ namespace {
 
 std::string field_shape(const SurrogateMetadata& m, const std::vector<std::string>& channels) {
   const std::string c = std::to_string(channels.size()) + " channels: " + surrox::join(channels);
-  return m.layout == SampleLayout::kGrid ? "[cases, " + c + ", nj, ni] physical units"
-                                         : "[points, " + c + "] physical units";
+  return takes_whole_grids(m.input_domains) ? "[cases, " + c + ", nj, ni] physical units"
+                                            : "[points, " + c + "] physical units";
 }
 
 }  // namespace

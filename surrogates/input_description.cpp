@@ -7,7 +7,10 @@ namespace surrox::surrogates {
 namespace {
 
 void write(nlohmann::json& j, const PointInputs& d) { j["dimensions"] = d.dimensions; }
-void write(nlohmann::json& j, const StructuredGridInputs& d) { j["cells"] = d.cells; }
+void write(nlohmann::json& j, const StructuredGridInputs& d) {
+  j["cells"] = d.cells;
+  j["samples"] = grid_samples_names().at(static_cast<std::size_t>(d.samples));
+}
 void write(nlohmann::json& j, const SpaceTimeCropInputs& d) { j["extent"] = d.extent; }
 void write(nlohmann::json& j, const AtomicEnvironmentInputs& d) {
   j["cutoff"] = d.cutoff;
@@ -20,12 +23,15 @@ void write(nlohmann::json& j, const PodCoefficientInputs& d) {
 }
 
 // Readers in the order of the variant's alternatives.
-InputDomain read(std::size_t kind, const nlohmann::json& j) {
+InputDomain read(std::size_t kind, const nlohmann::json& j, const std::string& source) {
   switch (kind) {
     case 0:
       return PointInputs{j.at("dimensions").get<long>()};
     case 1:
-      return StructuredGridInputs{j.at("cells").get<std::vector<long>>()};
+      // Files before "samples" said it once per model ("layout", read by SurrogateMetadata).
+      return StructuredGridInputs{
+          j.at("cells").get<std::vector<long>>(),
+          parse_grid_samples(j.value("samples", "row_per_cell"), source + ": samples")};
     case 2:
       return SpaceTimeCropInputs{j.at("extent").get<std::vector<long>>()};
     case 3:
@@ -58,13 +64,31 @@ InputDescription InputDescription::from_json(const nlohmann::json& j, const std:
   const auto& names = input_kind_names();
   const std::string kind = j.at("kind").get<std::string>();
   for (std::size_t k = 0; k < names.size(); ++k)
-    if (names[k] == kind) return {j.at("name").get<std::string>(), read(k, j)};
+    if (names[k] == kind) return {j.at("name").get<std::string>(), read(k, j, source)};
   throw InputError(source + ": unknown input kind '" + kind + "'" + did_you_mean(kind, names) +
                    "; known: " + join(names));
 }
 
-InputDescription grid_cells_input(std::vector<long> cells) {
-  return {"cells", StructuredGridInputs{std::move(cells)}};
+InputDescription grid_cells_input(std::vector<long> cells, GridSamples samples) {
+  return {"cells", StructuredGridInputs{std::move(cells), samples}};
+}
+
+const std::vector<std::string>& grid_samples_names() {
+  static const std::vector<std::string> names = {"row_per_cell", "whole_grid"};
+  return names;
+}
+
+GridSamples parse_grid_samples(const std::string& name, const std::string& what) {
+  const auto& names = grid_samples_names();
+  for (std::size_t k = 0; k < names.size(); ++k)
+    if (names[k] == name) return static_cast<GridSamples>(k);
+  throw InputError(what + ": unknown grid sampling '" + name + "'" + did_you_mean(name, names) +
+                   "; known: " + join(names));
+}
+
+bool takes_whole_grids(const std::vector<InputDescription>& inputs) {
+  const auto* grid = find_input<StructuredGridInputs>(inputs);
+  return grid && grid->samples == GridSamples::kWholeGrid;
 }
 
 }  // namespace surrox::surrogates

@@ -122,14 +122,14 @@ class UNet final : public Network {
   torch::nn::Conv2d head_{nullptr};
 };
 
-// The registry and, next to each network, the sample layout it consumes.
+// The registry and, next to each network, how it takes its samples from a grid.
 struct BuiltIns {
   NetworkRegistry registry{"network"};
-  std::map<std::string, SampleLayout> layouts;
+  std::map<std::string, GridSamples> samples;
 
-  void add(const std::string& name, SampleLayout layout, NetworkRegistry::Entry entry) {
+  void add(const std::string& name, GridSamples taken, NetworkRegistry::Entry entry) {
     registry.add(name, std::move(entry));
-    layouts.emplace(name, layout);
+    samples.emplace(name, taken);
   }
 };
 
@@ -142,7 +142,7 @@ const BuiltIns& built_ins() {
         .at_least(1)
         .fallback("[256, 256, 256, 256]");
     mlp.choice("activation", kActivations, "activation after each hidden layer").fallback("gelu");
-    r.add("mlp", SampleLayout::kPoints,
+    r.add("mlp", GridSamples::kRowPerCell,
           {[](const CaseNode& c, long in, long out) { return std::make_unique<Mlp>(c, in, out); },
            mlp, mlp.doc()});
     Schema unet(
@@ -152,7 +152,7 @@ const BuiltIns& built_ins() {
         .fallback("32");
     unet.integer("depth", "number of down-sampling levels").at_least(1).at_most(6).fallback("3");
     unet.choice("activation", kActivations, "activation after each convolution").fallback("gelu");
-    r.add("unet", SampleLayout::kGrid,
+    r.add("unet", GridSamples::kWholeGrid,
           {[](const CaseNode& c, long in, long out) { return std::make_unique<UNet>(c, in, out); },
            unet, unet.doc()});
     return r;
@@ -164,9 +164,9 @@ const BuiltIns& built_ins() {
 
 const NetworkRegistry& networks() { return built_ins().registry; }
 
-SampleLayout layout_of(const std::string& network, const ErrorContext& where) {
+GridSamples grid_samples_of(const std::string& network, const ErrorContext& where) {
   built_ins().registry.at(network, where);  // an unknown name lists the networks
-  return built_ins().layouts.at(network);
+  return built_ins().samples.at(network);
 }
 
 }  // namespace surrox::surrogates

@@ -12,8 +12,8 @@
 
 #include "core/case_node.hpp"
 #include "core/registry.hpp"
+#include "surrogates/input_description.hpp"
 #include "surrogates/network.hpp"
-#include "surrogates/sample_layout.hpp"
 
 namespace surrox::surrogates {
 
@@ -22,8 +22,8 @@ using NetworkRegistry = Registry<Network, const CaseNode&, long, long>;
 
 const NetworkRegistry& networks();
 
-// The sample layout an architecture consumes; an unknown name is an InputError listing the
-// networks.
-SampleLayout layout_of(const std::string& network, const ErrorContext& where = {});
+// How an architecture takes its samples from a structured grid (a row per cell, or the whole
+// grid); an unknown name is an InputError listing the networks.
+GridSamples grid_samples_of(const std::string& network, const ErrorContext& where = {});
 
 }  // namespace surrox::surrogates

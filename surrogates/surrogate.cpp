@@ -27,6 +27,26 @@ std::string join(const std::vector<std::string>& names) {
   return text;
 }
 
+// Files written before a structured grid said how its samples are taken ("samples") said it
+// once per model: "layout" points or grid. A grid description without "samples" takes it from
+// there; another layout name is an InputError listing the two.
+void apply_legacy_layout(const nlohmann::json& j, const std::string& source,
+                         std::vector<InputDescription>& inputs) {
+  if (!j.contains("layout")) return;
+  const std::string layout = j.at("layout").get<std::string>();
+  if (layout != "points" && layout != "grid")
+    throw InputError(source + ": layout: unknown sample layout '" + layout +
+                     "'; known: points, grid");
+  const nlohmann::json none = nlohmann::json::array();
+  const auto& stored = j.value("input_domains", none);
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    auto* grid = std::get_if<StructuredGridInputs>(&inputs[k].domain);
+    const bool said = k < stored.size() && stored[k].contains("samples");
+    if (grid && !said)
+      grid->samples = layout == "grid" ? GridSamples::kWholeGrid : GridSamples::kRowPerCell;
+  }
+}
+
 // A model's grid fits a case's when every extent matches or is 0 (any).
 bool fits(const std::vector<long>& model, const std::vector<long>& case_cells) {
   if (model.size() != case_cells.size()) return false;
@@ -74,7 +94,7 @@ nlohmann::json SurrogateMetadata::to_json() const {
           {"family", "field"},
           {"network", network},
           {"network_yaml", network_yaml},
-          {"layout", to_string(layout)},
+          {"layout", takes_whole_grids(input_domains) ? "grid" : "points"},
           {"input_domains", domains},
           {"inputs", inputs.to_json()},
           {"outputs", outputs.to_json()},
@@ -93,7 +113,6 @@ SurrogateMetadata SurrogateMetadata::from_json(const nlohmann::json& j, const st
     SurrogateMetadata m;
     m.network = j.at("network").get<std::string>();
     m.network_yaml = j.value("network_yaml", "");
-    m.layout = parse_sample_layout(j.at("layout").get<std::string>(), source + ": layout");
     if (version < 2) {
       // Version 1 knew one grid: the training grid's cells.
       const auto cells = j.at("grid_cells").get<std::array<long, 2>>();
@@ -102,6 +121,7 @@ SurrogateMetadata SurrogateMetadata::from_json(const nlohmann::json& j, const st
       for (const auto& d : j.at("input_domains"))
         m.input_domains.push_back(InputDescription::from_json(d, source));
     }
+    apply_legacy_layout(j, source, m.input_domains);
     m.inputs = Normalization::from_json(j.at("inputs"));
     m.outputs = Normalization::from_json(j.at("outputs"));
     m.surrox_version = j.value("surrox_version", "");
@@ -199,7 +219,7 @@ void Surrogate::check_fits(const std::vector<InputDescription>& case_domains,
                        (it == case_domains.end() ? std::string("no such input") : it->kind()));
     const auto* model_grid = std::get_if<StructuredGridInputs>(&needed.domain);
     const auto* case_grid = std::get_if<StructuredGridInputs>(&it->domain);
-    if (m.layout == SampleLayout::kGrid && model_grid && case_grid &&
+    if (model_grid && model_grid->samples == GridSamples::kWholeGrid && case_grid &&
         !fits(model_grid->cells, case_grid->cells))
       throw InputError(
           fmt::format("the model was trained on a {} grid; this case's grid is {} "

@@ -1,8 +1,8 @@
 #pragma once
 // A trained model with what it needs to be used safely: the network (a built-in architecture
 // or a TorchScript module exported from Python), its input and output channels with their
-// normalisation, the sample layout, what its inputs live on (the grid it was trained on, ...)
-// and the code version.
+// normalisation, what its inputs live on and how it takes its samples from them (the grid it
+// was trained on, a row per cell or the whole grid) and the code version.
 // `load` refuses files that are not models; `check_fits` refuses a model that does not fit a
 // case (exit code 2, saying why).
 #include <torch/torch.h>
@@ -15,21 +15,20 @@
 #include "surrogates/input_description.hpp"
 #include "surrogates/network.hpp"
 #include "surrogates/normalization.hpp"
-#include "surrogates/sample_layout.hpp"
 
 namespace surrox::surrogates {
 
 struct SurrogateMetadata {
   std::string network;       // registry name ("mlp", "unet") or "torchscript"
   std::string network_yaml;  // the network's section, to rebuild a built-in architecture
-  SampleLayout layout = SampleLayout::kPoints;
   std::vector<InputDescription> input_domains;  // what the inputs live on (the training grid, ...)
   Normalization inputs, outputs;
   std::string surrox_version;
   nlohmann::json training =
       nlohmann::json::object();  // what the trainer reports (epochs, losses, data)
 
-  // Writes format_version 2; reads 1 (a "grid_cells" pair, now a structured_grid input) and 2.
+  // Writes format_version 2, with the key "layout" (points | grid) that readers before the
+  // grid's "samples" take; reads 1 (a "grid_cells" pair, now a structured_grid input) and 2.
   nlohmann::json to_json() const;
   static SurrogateMetadata from_json(const nlohmann::json& j, const std::string& source);
 };
@@ -47,11 +46,11 @@ class Surrogate {
   const SurrogateMetadata& metadata() const { return metadata_; }
   Network& network() { return *network_; }
 
-  // Physical inputs → physical outputs, in the model's layout (normalisation inside).
+  // Physical inputs → physical outputs, shaped as its inputs' samples (normalisation inside).
   torch::Tensor predict(const torch::Tensor& inputs);
 
   // InputError saying why when the case cannot feed the model: an input domain the model
-  // describes that the case lacks or has of another kind, another grid for a grid-layout model,
+  // describes that the case lacks or has of another kind, another grid for a whole-grid model,
   // or other input or output channels.
   void check_fits(const std::vector<InputDescription>& case_domains,
                   const std::vector<std::string>& input_names,

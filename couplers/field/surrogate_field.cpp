@@ -91,14 +91,11 @@ PrimitiveField predict_primitive(surrogates::Surrogate& model, const CaseChannel
     }
   }
   torch::Tensor y;
-  switch (meta.layout) {
-    case surrogates::SampleLayout::kGrid:
-      y = model.predict(x.t().reshape({1, channels_in, nj, ni}));
-      y = y.reshape({y.size(1), cells}).t();
-      break;
-    case surrogates::SampleLayout::kPoints:
-      y = model.predict(x);
-      break;
+  if (surrogates::takes_whole_grids(meta.input_domains)) {
+    y = model.predict(x.t().reshape({1, channels_in, nj, ni}));
+    y = y.reshape({y.size(1), cells}).t();
+  } else {
+    y = model.predict(x);
   }
   y = y.to(torch::kFloat64).contiguous();
   if (y.dim() != 2 || y.size(0) != cells || y.size(1) != static_cast<long>(outputs.size()))

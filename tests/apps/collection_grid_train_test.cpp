@@ -48,7 +48,7 @@ training: {epochs: 150, batch_size: 3, seed: 1, optimizer: {type: adam, lr: 3.0e
             0)
       << out;
   const auto r = grid_results_of(dir / "train");
-  EXPECT_EQ(r["layout"], "grid");
+  EXPECT_EQ(r["samples"], "whole_grid");
   EXPECT_EQ(r["cases"]["train"], 9);
   EXPECT_EQ(r["cases"]["validation"], 3);
 

@@ -47,7 +47,7 @@ TEST(CollectionTraining, TrainsOnParaViewFilesAndEvaluatesAHeldOutFile) {
   const auto r = results_of(dir / "train");
   EXPECT_EQ(r["cases"]["train"], 9);
   EXPECT_EQ(r["cases"]["validation"], 3);
-  EXPECT_EQ(r["layout"], "points");
+  EXPECT_EQ(r["samples"], "row_per_cell");
   EXPECT_LT(r["best_validation_loss"].get<double>(), 0.01) << r.dump();
   EXPECT_TRUE(std::filesystem::exists(data / "manifest.cache.h5"));
 

@@ -24,15 +24,15 @@ namespace {
 
 using testing::make_collection;
 
-FieldDataset load_collection(const std::filesystem::path& folder,
-                             std::vector<std::string> overrides,
-                             surrogates::SampleLayout layout = surrogates::SampleLayout::kPoints) {
+FieldDataset load_collection(
+    const std::filesystem::path& folder, std::vector<std::string> overrides,
+    surrogates::GridSamples samples = surrogates::GridSamples::kRowPerCell) {
   Schema root("test");
   root.section("data", CollectionDataset::schema(), "data");
   const io::CaseFile c =
       io::load_case_text("data: {files: manifest.csv, outputs: [u], dtype: float64}\n",
                          "train.yaml", root, overrides, folder);
-  return CollectionDataset::load(c.root.section("data"), layout);
+  return CollectionDataset::load(c.root.section("data"), samples);
 }
 
 std::set<std::string> all_cases(const FieldDataset& d) {
@@ -157,7 +157,7 @@ TEST(CollectionDataset, GridNetworksGetEachCaseAsOneGrid) {
   }
   const FieldDataset d = load_collection(
       dir, {"data.inputs=[coord_x, coord_y]", "data.parameters=[Re]", "data.split=[0.6, 0.2, 0.2]"},
-      surrogates::SampleLayout::kGrid);
+      surrogates::GridSamples::kWholeGrid);
   // [cases, channels, nj, ni], each case one grid, statistics per channel.
   ASSERT_EQ(d.train.inputs.sizes(), (std::vector<long>{3, 3, 4, 6}));
   ASSERT_EQ(d.train.targets.sizes(), (std::vector<long>{3, 1, 4, 6}));
@@ -178,12 +178,12 @@ TEST(CollectionDataset, GridNetworksGetEachCaseAsOneGrid) {
   // From the cache too: the same tensors.
   const FieldDataset again = load_collection(
       dir, {"data.inputs=[coord_x, coord_y]", "data.parameters=[Re]", "data.split=[0.6, 0.2, 0.2]"},
-      surrogates::SampleLayout::kGrid);
+      surrogates::GridSamples::kWholeGrid);
   EXPECT_TRUE(torch::equal(d.train.inputs, again.train.inputs));
   // Every case must be on the same grid.
   testing::write_grid_case(dir / "grid_4.vts", 7, 4, 5.0);
   try {
-    load_collection(dir, {"data.parameters=[Re]"}, surrogates::SampleLayout::kGrid);
+    load_collection(dir, {"data.parameters=[Re]"}, surrogates::GridSamples::kWholeGrid);
     ADD_FAILURE() << "no InputError for grids of different sizes";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("one grid shared by every case"), std::string::npos)
@@ -195,7 +195,7 @@ TEST(CollectionDataset, GridNetworksRefuseUnstructuredCases) {
   const auto dir = surrox::testing::scratch_dir();
   make_collection(dir, 3);
   try {
-    load_collection(dir, {}, surrogates::SampleLayout::kGrid);
+    load_collection(dir, {}, surrogates::GridSamples::kWholeGrid);
     ADD_FAILURE() << "no InputError for a grid network on triangle meshes";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("is unstructured"), std::string::npos) << e.what();

@@ -20,13 +20,13 @@ namespace surrox::training {
 namespace {
 
 FieldDataset load(const std::filesystem::path& sweep, std::vector<std::string> overrides,
-                  surrogates::SampleLayout layout = surrogates::SampleLayout::kPoints) {
+                  surrogates::GridSamples samples = surrogates::GridSamples::kRowPerCell) {
   Schema root("test");
   root.section("data", FieldDataset::schema(), "data");
   overrides.push_back("data.path=" + sweep.string());
   const io::CaseFile c =
       io::load_case_text("data: {outputs: [pressure, velocity]}\n", "train.yaml", root, overrides);
-  return FieldDataset::load(c.root.section("data"), layout);
+  return FieldDataset::load(c.root.section("data"), samples);
 }
 
 TEST(FieldDataset, SplitsByCaseAndNormalisesWithTrainingStatistics) {
@@ -66,7 +66,7 @@ TEST(FieldDataset, SplitsByCaseAndNormalisesWithTrainingStatistics) {
 TEST(FieldDataset, GridLayoutAndGroups) {
   const auto sweep = make_sweep(surrox::testing::scratch_dir());
   const FieldDataset d = load(sweep, {"data.group_by=[airfoil]", "data.split=[0.6, 0.2, 0.2]"},
-                              surrogates::SampleLayout::kGrid);
+                              surrogates::GridSamples::kWholeGrid);
   ASSERT_EQ(d.train.inputs.dim(), 4);
   EXPECT_EQ(d.train.inputs.size(2), kNj);
   EXPECT_EQ(d.train.inputs.size(3), kNi);

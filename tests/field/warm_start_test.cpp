@@ -95,7 +95,6 @@ surrogates::Surrogate fixed_model(const std::vector<mesh::HostMatrix>& w,
       for (long k = 0; k < n; ++k) t[i + kNi * j][k] = w[static_cast<std::size_t>(k)](i, j);
   surrogates::SurrogateMetadata m;
   m.network = "fixed";
-  m.layout = surrogates::SampleLayout::kPoints;
   m.inputs = identity(kInputs);
   m.outputs = identity(names);
   return surrogates::Surrogate(std::make_shared<FixedField>(t), m);
@@ -324,8 +323,8 @@ TEST_F(WarmStartSolver, ModelThatDoesNotFitIsRefusedWithTheReason) {
     EXPECT_NE(std::string(e.what()).find("Mach"), std::string::npos) << e.what();
   }
   meta = model.metadata();
-  meta.layout = surrogates::SampleLayout::kGrid;
-  meta.input_domains = {surrogates::grid_cells_input({64, 32})};
+  meta.input_domains = {
+      surrogates::grid_cells_input({64, 32}, surrogates::GridSamples::kWholeGrid)};
   surrogates::Surrogate wrong_grid(std::make_shared<FixedField>(torch::zeros({1, 4, kNj, kNi})),
                                    meta);
   try {
@@ -350,7 +349,6 @@ void save_mlp(const std::filesystem::path& path, const std::vector<std::string>&
   surrogates::SurrogateMetadata m;
   m.network = "mlp";
   m.network_yaml = "{hidden: [8], activation: tanh}";
-  m.layout = surrogates::SampleLayout::kPoints;
   m.input_domains = {surrogates::grid_cells_input({kNi, kNj})};
   m.inputs = identity(inputs);
   m.outputs = identity(kOutputs);

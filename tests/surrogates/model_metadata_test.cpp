@@ -48,20 +48,25 @@ nlohmann::json version_one(const std::string& layout) {
           {"training", {{"epochs", 3}}}};
 }
 
-TEST(SampleLayout, NamesParseAndUnknownNamesListTheValidOnes) {
-  EXPECT_EQ(parse_sample_layout("points"), SampleLayout::kPoints);
-  EXPECT_EQ(parse_sample_layout("grid"), SampleLayout::kGrid);
-  EXPECT_EQ(to_string(SampleLayout::kGrid), "grid");
-  const std::string why = error_of([] { parse_sample_layout("grdi", "model.pt: layout"); });
-  EXPECT_NE(why.find("model.pt: layout: unknown sample layout 'grdi'"), std::string::npos) << why;
-  EXPECT_NE(why.find("did you mean 'grid'"), std::string::npos) << why;
-  EXPECT_NE(why.find("known: points, grid"), std::string::npos) << why;
+TEST(GridSamples, NamesParseAndUnknownNamesListTheValidOnes) {
+  EXPECT_EQ(parse_grid_samples("row_per_cell", "x"), GridSamples::kRowPerCell);
+  EXPECT_EQ(parse_grid_samples("whole_grid", "x"), GridSamples::kWholeGrid);
+  EXPECT_EQ(grid_samples_names().at(1), "whole_grid");
+  const std::string why = error_of([] { parse_grid_samples("whole_grd", "model.pt: samples"); });
+  EXPECT_NE(why.find("model.pt: samples: unknown grid sampling 'whole_grd'"), std::string::npos)
+      << why;
+  EXPECT_NE(why.find("did you mean 'whole_grid'"), std::string::npos) << why;
+  EXPECT_NE(why.find("known: row_per_cell, whole_grid"), std::string::npos) << why;
+  // Scattered points are always rows; a structured grid says how it is sampled.
+  EXPECT_FALSE(takes_whole_grids({{"points", PointInputs{3}}}));
+  EXPECT_FALSE(takes_whole_grids({grid_cells_input({8, 4})}));
+  EXPECT_TRUE(takes_whole_grids({grid_cells_input({8, 4}, GridSamples::kWholeGrid)}));
 }
 
 TEST(InputDescription, EveryKindRoundTrips) {
   const std::vector<InputDescription> inputs = {
       {"queries", PointInputs{3}},
-      grid_cells_input({256, 128}),
+      grid_cells_input({256, 128}, GridSamples::kWholeGrid),
       {"coarse", SpaceTimeCropInputs{{4, 16, 16}}},
       {"environments", AtomicEnvironmentInputs{6.0, 120, {"O", "H"}}},
       {"coefficients", PodCoefficientInputs{8, 20}},
@@ -96,15 +101,30 @@ TEST(SurrogateMetadata, WritesVersionTwoAndReadsItBack) {
   const nlohmann::json j = m.to_json();
   EXPECT_EQ(j.at("format_version"), 2);
   EXPECT_FALSE(j.contains("grid_cells"));
+  // The version-1 "grid" layout became the grid's own "samples"; "layout" stays for older
+  // readers.
   EXPECT_EQ(j.at("layout"), "grid");
+  EXPECT_EQ(j.at("input_domains").at(0).at("samples"), "whole_grid");
   const SurrogateMetadata back = SurrogateMetadata::from_json(j, "m.pt");
-  EXPECT_EQ(back.layout, SampleLayout::kGrid);
+  EXPECT_TRUE(takes_whole_grids(back.input_domains));
   EXPECT_EQ(back.to_json(), j);
+}
+
+// Version 2 before a grid said how it is sampled: the model's "layout" says it.
+TEST(SurrogateMetadata, VersionTwoWithoutSamplesTakesTheLayout) {
+  nlohmann::json j = SurrogateMetadata::from_json(version_one("grid"), "m.pt").to_json();
+  j.at("input_domains").at(0).erase("samples");
+  EXPECT_TRUE(takes_whole_grids(SurrogateMetadata::from_json(j, "m.pt").input_domains));
+  j["layout"] = "points";
+  EXPECT_FALSE(takes_whole_grids(SurrogateMetadata::from_json(j, "m.pt").input_domains));
+  // A grid that says it wins over the older key.
+  j.at("input_domains").at(0)["samples"] = "whole_grid";
+  EXPECT_TRUE(takes_whole_grids(SurrogateMetadata::from_json(j, "m.pt").input_domains));
 }
 
 TEST(SurrogateMetadata, VersionOneGridCellsBecomeAStructuredGridInput) {
   const SurrogateMetadata m = SurrogateMetadata::from_json(version_one("points"), "m.pt");
-  EXPECT_EQ(m.layout, SampleLayout::kPoints);
+  EXPECT_FALSE(takes_whole_grids(m.input_domains));
   ASSERT_EQ(m.input_domains.size(), 1u);
   EXPECT_EQ(m.input_domains[0].name, "cells");
   EXPECT_EQ(m.input_domains[0].kind(), "structured_grid");
@@ -141,7 +161,7 @@ TEST(SurrogateMetadata, VersionOneModelFilesLoadAndPredictTheSame) {
   archive.save_to((dir / "v1.pt").string());
 
   const auto model = Surrogate::load(dir / "v1.pt");
-  EXPECT_EQ(model->metadata().layout, SampleLayout::kPoints);
+  EXPECT_FALSE(takes_whole_grids(model->metadata().input_domains));
   EXPECT_EQ(find_input<StructuredGridInputs>(model->metadata().input_domains)->cells,
             (std::vector<long>{64, 32}));
   const auto x = torch::rand({5, 2});

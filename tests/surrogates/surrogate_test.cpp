@@ -45,11 +45,11 @@ TEST(Networks, MlpAndUNetShapes) {
   auto unet = make("unet", "{base_channels: 4, depth: 2}", 3, 4);
   // Grid sizes that are not multiples of 2^depth are padded and cropped back.
   EXPECT_EQ(unet->forward(torch::rand({2, 3, 13, 30})).sizes(), (std::vector<long>{2, 4, 13, 30}));
-  EXPECT_EQ(layout_of("unet"), SampleLayout::kGrid);
-  EXPECT_EQ(layout_of("mlp"), SampleLayout::kPoints);
+  EXPECT_EQ(grid_samples_of("unet"), GridSamples::kWholeGrid);
+  EXPECT_EQ(grid_samples_of("mlp"), GridSamples::kRowPerCell);
   EXPECT_THROW(networks().at("mpl"), InputError);
   try {
-    layout_of("mpl");
+    grid_samples_of("mpl");
     FAIL();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("known: mlp, unet"), std::string::npos) << e.what();
@@ -72,7 +72,6 @@ TEST(Surrogate, SaveLoadPredictsTheSameAndChecksFit) {
   SurrogateMetadata m;
   m.network = "mlp";
   m.network_yaml = "{hidden: [16, 16], activation: tanh}";
-  m.layout = SampleLayout::kPoints;
   m.input_domains = {grid_cells_input({64, 32})};
   m.inputs = norm({"centroid_x", "centroid_y", "solver.mach"});
   m.outputs = norm({"density", "pressure"});
@@ -100,8 +99,7 @@ TEST(Surrogate, GridModelRefusesAnotherGrid) {
   SurrogateMetadata m;
   m.network = "unet";
   m.network_yaml = "{base_channels: 2, depth: 1}";
-  m.layout = SampleLayout::kGrid;
-  m.input_domains = {grid_cells_input({64, 32})};
+  m.input_domains = {grid_cells_input({64, 32}, GridSamples::kWholeGrid)};
   m.inputs = norm({"a"});
   m.outputs = norm({"b"});
   Surrogate s(make("unet", m.network_yaml, 1, 1), m);

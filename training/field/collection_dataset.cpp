@@ -301,7 +301,7 @@ Schema CollectionDataset::schema() {
   return s;
 }
 
-FieldDataset CollectionDataset::load(const CaseNode& c, surrogates::SampleLayout layout) {
+FieldDataset CollectionDataset::load(const CaseNode& c, surrogates::GridSamples samples) {
   const auto split = c.reals("split");
   if (std::abs(split[0] + split[1] + split[2] - 1) > 1e-9 ||
       *std::min_element(split.begin(), split.end()) < 0)
@@ -323,12 +323,11 @@ FieldDataset CollectionDataset::load(const CaseNode& c, surrogates::SampleLayout
                                 g, split[0]));
 
   FieldDataset data;
-  data.layout = layout;
   data.input_domains = {{"points", surrogates::PointInputs{3}}};
   std::vector<long> grid;
-  if (layout == surrogates::SampleLayout::kGrid) {
+  if (samples == surrogates::GridSamples::kWholeGrid) {
     grid = collection_cached_grid(c, cache);
-    data.input_domains = {surrogates::grid_cells_input(grid)};
+    data.input_domains = {surrogates::grid_cells_input(grid, samples)};
   }
   data.source = spec.to_json();
   const bool weighted = !spec.weight.empty();
@@ -353,7 +352,7 @@ FieldDataset CollectionDataset::load(const CaseNode& c, surrogates::SampleLayout
   return data;
 }
 
-FieldDataset CollectionDataset::load_all(const CaseNode& c, surrogates::SampleLayout layout,
+FieldDataset CollectionDataset::load_all(const CaseNode& c, surrogates::GridSamples samples,
                                          const Normalization& inputs,
                                          const Normalization& outputs) {
   const CollectionChannelSpec spec = collection_spec_of(c);
@@ -364,7 +363,6 @@ FieldDataset CollectionDataset::load_all(const CaseNode& c, surrogates::SampleLa
                                 "(.csv or .yaml) listing the file and its parameters",
                                 fmt::join(spec.parameters, ", ")));
   FieldDataset data;
-  data.layout = layout;
   data.input_domains = {{"points", surrogates::PointInputs{3}}};
   data.source = spec.to_json();
   data.inputs = inputs;
@@ -390,9 +388,9 @@ FieldDataset CollectionDataset::load_all(const CaseNode& c, surrogates::SampleLa
   const auto dtype = c.string("dtype") == "float64" ? torch::kFloat64 : torch::kFloat32;
   data.test.inputs = inputs.apply(torch::cat(xs));
   data.test.targets = outputs.apply(torch::cat(ys));
-  if (layout == surrogates::SampleLayout::kGrid) {
+  if (samples == surrogates::GridSamples::kWholeGrid) {
     const std::vector<long> grid = shared_grid_of(c, names, grids);
-    data.input_domains = {surrogates::grid_cells_input(grid)};
+    data.input_domains = {surrogates::grid_cells_input(grid, samples)};
     data.test.inputs = as_grid_batch(data.test.inputs, grid);
     data.test.targets = as_grid_batch(data.test.targets, grid);
     data.test_case_rows.clear();  // one case per grid-batch row

@@ -8,7 +8,7 @@
 // manifest or any file changes. Produces the FieldDataset the field training uses.
 #include "core/case_node.hpp"
 #include "core/schema.hpp"
-#include "surrogates/sample_layout.hpp"
+#include "surrogates/input_description.hpp"
 #include "training/field/field_dataset.hpp"
 
 namespace surrox::training {
@@ -16,12 +16,13 @@ namespace surrox::training {
 struct CollectionDataset {
   // The `data` section of type collection.
   static Schema schema();
-  // `layout` is the network's: only per-point networks (kPoints) take a collection.
+  // `samples` is the network's: a row per point, or for a whole-grid network every case on one
+  // shared structured grid.
   // FieldDataset::source is the channel description the model's metadata keeps.
-  static FieldDataset load(const CaseNode& section, surrogates::SampleLayout layout);
+  static FieldDataset load(const CaseNode& section, surrogates::GridSamples samples);
   // Every case of `files` (a manifest, or one held-out VTK file when the model takes no
   // parameters) in `test`, normalised with a trained model's statistics; no cache.
-  static FieldDataset load_all(const CaseNode& section, surrogates::SampleLayout layout,
+  static FieldDataset load_all(const CaseNode& section, surrogates::GridSamples samples,
                                const Normalization& inputs, const Normalization& outputs);
 };
 

@@ -7,26 +7,26 @@ namespace {
 
 class SweepDataSource final : public FieldDataSource {
  public:
-  FieldDataset load(const CaseNode& section, surrogates::SampleLayout layout) const override {
-    return FieldDataset::load(section, layout);
+  FieldDataset load(const CaseNode& section, surrogates::GridSamples samples) const override {
+    return FieldDataset::load(section, samples);
   }
-  FieldDataset load_all(const CaseNode& section, surrogates::SampleLayout layout,
+  FieldDataset load_all(const CaseNode& section, surrogates::GridSamples samples,
                         const surrogates::Normalization& inputs,
                         const surrogates::Normalization& outputs) const override {
-    return FieldDataset::load_all(section, layout, inputs, outputs);
+    return FieldDataset::load_all(section, samples, inputs, outputs);
   }
   std::string data_key() const override { return "path"; }
 };
 
 class CollectionDataSource final : public FieldDataSource {
  public:
-  FieldDataset load(const CaseNode& section, surrogates::SampleLayout layout) const override {
-    return CollectionDataset::load(section, layout);
+  FieldDataset load(const CaseNode& section, surrogates::GridSamples samples) const override {
+    return CollectionDataset::load(section, samples);
   }
-  FieldDataset load_all(const CaseNode& section, surrogates::SampleLayout layout,
+  FieldDataset load_all(const CaseNode& section, surrogates::GridSamples samples,
                         const surrogates::Normalization& inputs,
                         const surrogates::Normalization& outputs) const override {
-    return CollectionDataset::load_all(section, layout, inputs, outputs);
+    return CollectionDataset::load_all(section, samples, inputs, outputs);
   }
   std::string data_key() const override { return "files"; }
 };

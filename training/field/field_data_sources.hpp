@@ -8,8 +8,8 @@
 
 #include "core/case_node.hpp"
 #include "core/registry.hpp"
+#include "surrogates/input_description.hpp"
 #include "surrogates/normalization.hpp"
-#include "surrogates/sample_layout.hpp"
 #include "training/field/field_dataset.hpp"
 
 namespace surrox::training {
@@ -17,10 +17,10 @@ namespace surrox::training {
 class FieldDataSource {
  public:
   virtual ~FieldDataSource() = default;
-  virtual FieldDataset load(const CaseNode& section, surrogates::SampleLayout layout) const = 0;
+  virtual FieldDataset load(const CaseNode& section, surrogates::GridSamples samples) const = 0;
   // Every case in `test`, normalised with a trained model's statistics; the channels must be
   // the model's.
-  virtual FieldDataset load_all(const CaseNode& section, surrogates::SampleLayout layout,
+  virtual FieldDataset load_all(const CaseNode& section, surrogates::GridSamples samples,
                                 const surrogates::Normalization& inputs,
                                 const surrogates::Normalization& outputs) const = 0;
   // The key that `surrox evaluate MODEL DATA` sets to DATA ("path", "files").

@@ -351,7 +351,7 @@ void finish_sweep_set(TensorSet& set, const FieldDataset& data, double mean_weig
     set.inputs = data.inputs.apply(set.inputs);
     set.targets = data.outputs.apply(set.targets);
     if (set.weights.defined()) set.weights = set.weights / mean_weight;
-    if (data.layout == surrogates::SampleLayout::kGrid) {
+    if (surrogates::takes_whole_grids(data.input_domains)) {
       set.inputs = set.inputs.reshape({set.inputs.size(0), set.inputs.size(1), nj, ni});
       set.targets = set.targets.reshape({set.targets.size(0), set.targets.size(1), nj, ni});
       if (set.weights.defined()) set.weights = set.weights.reshape({set.weights.size(0), nj, ni});
@@ -367,7 +367,7 @@ void finish_sweep_set(TensorSet& set, const FieldDataset& data, double mean_weig
   if (set.weights.defined()) set.weights = set.weights.to(dtype).contiguous();
 }
 
-FieldDataset load_field_dataset(const CaseNode& c, surrogates::SampleLayout layout,
+FieldDataset load_field_dataset(const CaseNode& c, surrogates::GridSamples samples,
                                 const ModelStatistics* model) {
   const auto split = c.reals("split");
   if (std::abs(split[0] + split[1] + split[2] - 1) > 1e-9 ||
@@ -380,9 +380,8 @@ FieldDataset load_field_dataset(const CaseNode& c, surrogates::SampleLayout layo
                io::to_string(reader.kind()) + " mesh");
   const auto dims = reader.dimensions();
   FieldDataset data;
-  data.layout = layout;
   const long ni = dims[0] - 1, nj = dims[1] - 1;
-  data.input_domains = {surrogates::grid_cells_input({ni, nj})};
+  data.input_domains = {surrogates::grid_cells_input({ni, nj}, samples)};
   ChannelReader channels(reader, c, ni, nj);
   const SweepChannelNames channel_names = sweep_channel_names(c, channels);
 
@@ -428,14 +427,14 @@ FieldDataset load_field_dataset(const CaseNode& c, surrogates::SampleLayout layo
 
 }  // namespace
 
-FieldDataset FieldDataset::load(const CaseNode& section, surrogates::SampleLayout layout) {
-  return load_field_dataset(section, layout, nullptr);
+FieldDataset FieldDataset::load(const CaseNode& section, surrogates::GridSamples samples) {
+  return load_field_dataset(section, samples, nullptr);
 }
 
-FieldDataset FieldDataset::load_all(const CaseNode& section, surrogates::SampleLayout layout,
+FieldDataset FieldDataset::load_all(const CaseNode& section, surrogates::GridSamples samples,
                                     const Normalization& inputs, const Normalization& outputs) {
   const ModelStatistics model{inputs, outputs};
-  return load_field_dataset(section, layout, &model);
+  return load_field_dataset(section, samples, &model);
 }
 
 std::vector<std::vector<std::size_t>> shuffled_case_groups(

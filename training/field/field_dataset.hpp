@@ -18,7 +18,6 @@
 #include "core/schema.hpp"
 #include "surrogates/input_description.hpp"
 #include "surrogates/normalization.hpp"
-#include "surrogates/sample_layout.hpp"
 #include "training/tensor_set.hpp"
 
 namespace surrox::training {
@@ -29,9 +28,9 @@ struct FieldDataset {
   TensorSet train, validation, test;  // normalised
   Normalization inputs, outputs;
   std::vector<std::string> train_cases, validation_cases, test_cases;
-  // What the inputs live on: the sweep's structured grid, "cells" (ni, nj).
+  // What the inputs live on and how samples are taken from it: the sweep's structured grid,
+  // "cells" (ni, nj), a row per cell or the whole grid per case.
   std::vector<surrogates::InputDescription> input_domains;
-  surrogates::SampleLayout layout = surrogates::SampleLayout::kPoints;
   // Cases whose steady solver stopped unconverged: left out, or kept by include_unconverged.
   std::vector<std::string> unconverged_cases_left_out, unconverged_cases_kept;
   // What the data came from, kept in the model's metadata (training.data) so that `surrox
@@ -43,11 +42,11 @@ struct FieldDataset {
   // The `data` section: path, inputs, parameters, outputs, weight, split, group_by, seed, dtype,
   // include_unconverged.
   static Schema schema();
-  // `layout` is the network's.
-  static FieldDataset load(const CaseNode& section, surrogates::SampleLayout layout);
+  // `samples` is the network's (networks.hpp: grid_samples_of).
+  static FieldDataset load(const CaseNode& section, surrogates::GridSamples samples);
   // Every case of the section's dataset in `test` (no split), normalised with a trained
   // model's statistics, for `surrox evaluate`; the channels must be the model's.
-  static FieldDataset load_all(const CaseNode& section, surrogates::SampleLayout layout,
+  static FieldDataset load_all(const CaseNode& section, surrogates::GridSamples samples,
                                const Normalization& inputs, const Normalization& outputs);
 };
 

@@ -96,17 +96,19 @@ void FieldFamily::train(const TrainRequest& request, nlohmann::json& results) {
   const CaseNode network_node = config.root.section("network");
   const CaseNode training_node = config.root.section("training");
   const CaseNode data_node = config.root.section("data");
-  const surrogates::SampleLayout layout =
-      surrogates::layout_of(network_node.type(), network_node.context("type"));
+  const surrogates::GridSamples samples =
+      surrogates::grid_samples_of(network_node.type(), network_node.context("type"));
+  const std::string& samples_name =
+      surrogates::grid_samples_names().at(static_cast<std::size_t>(samples));
 
   const FieldDataset data = field_data_sources()
                                 .at(data_node.type(), data_node.context("type"))
                                 .make()
-                                ->load(data_node, layout);
+                                ->load(data_node, samples);
   spdlog::info(
-      "data: {} training, {} validation, {} test cases; {} inputs → {} outputs ({} layout)",
+      "data: {} training, {} validation, {} test cases; {} inputs → {} outputs (samples: {})",
       data.train_cases.size(), data.validation_cases.size(), data.test_cases.size(),
-      data.inputs.names.size(), data.outputs.names.size(), surrogates::to_string(layout));
+      data.inputs.names.size(), data.outputs.names.size(), samples_name);
   if (!data.unconverged_cases_left_out.empty())
     spdlog::warn(
         "data: left out {} unconverged case(s) ({}); set data.include_unconverged: true to keep them",
@@ -134,7 +136,6 @@ void FieldFamily::train(const TrainRequest& request, nlohmann::json& results) {
   YAML::Emitter network_yaml;
   network_yaml << YAML::Flow << network_node.yaml();
   metadata.network_yaml = network_yaml.c_str();
-  metadata.layout = layout;
   metadata.input_domains = data.input_domains;
   metadata.inputs = data.inputs;
   metadata.outputs = data.outputs;
@@ -149,7 +150,7 @@ void FieldFamily::train(const TrainRequest& request, nlohmann::json& results) {
   surrogates::Surrogate model(network, metadata);
 
   results["network"] = metadata.network;
-  results["layout"] = surrogates::to_string(layout);
+  results["samples"] = samples_name;
   results["cases"] = {{"train", data.train_cases.size()},
                       {"validation", data.validation_cases.size()},
                       {"test", data.test_cases.size()}};
@@ -204,7 +205,10 @@ FieldDataset load_field_evaluation_data(const EvaluateRequest& request,
   try {
     const io::CaseFile section = io::load_case_text(
         "data: " + data_section.dump(), request.model.string() + " (data section)", schema, {set});
-    return source->load_all(section.root.section("data"), metadata.layout, metadata.inputs,
+    const auto samples = surrogates::takes_whole_grids(metadata.input_domains)
+                             ? surrogates::GridSamples::kWholeGrid
+                             : surrogates::GridSamples::kRowPerCell;
+    return source->load_all(section.root.section("data"), samples, metadata.inputs,
                             metadata.outputs);
   } catch (const InputError& e) {
     std::string why = e.what();
@@ -217,12 +221,12 @@ FieldDataset load_field_evaluation_data(const EvaluateRequest& request,
   }
 }
 
-// Per case [rows, C]: the rows of a case are contiguous (points layout; cases of a file
-// collection differ in size) or its own row (grid layout).
+// Per case [rows, C]: the rows of a case are contiguous (a row per cell or point; cases of a
+// file collection differ in size) or the case is its own row (whole grids).
 std::vector<torch::Tensor> field_rows_per_case(const torch::Tensor& t, const FieldDataset& data,
-                                               surrogates::SampleLayout layout, long cases) {
+                                               long cases) {
   std::vector<torch::Tensor> parts;
-  if (layout == surrogates::SampleLayout::kGrid) {
+  if (surrogates::takes_whole_grids(data.input_domains)) {
     for (long k = 0; k < cases; ++k) parts.push_back(t[k].reshape({t.size(1), -1}).t());
     return parts;
   }
@@ -351,8 +355,7 @@ FieldBaselineReport field_baseline_report(const EvaluateRequest& request,
     if (metadata.training.contains(key))
       for (const auto& n : metadata.training[key]) trained.insert(n.get<std::string>());
   FieldBaselineInputs in;
-  in.inputs =
-      field_rows_per_case(data.inputs.invert(data.test.inputs), data, metadata.layout, cases);
+  in.inputs = field_rows_per_case(data.inputs.invert(data.test.inputs), data, cases);
   in.outputs = t_cases;
   in.neighbours = request.baseline_neighbours;
   in.structured = surrogates::find_input<surrogates::StructuredGridInputs>(data.input_domains);
@@ -455,10 +458,8 @@ void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& resul
   const torch::Tensor truth = data.outputs.invert(data.test.targets);
   const std::vector<std::string>& channels = data.outputs.names;
   const long cases = static_cast<long>(data.test_cases.size());
-  const std::vector<torch::Tensor> p_cases =
-      field_rows_per_case(prediction, data, metadata.layout, cases);
-  const std::vector<torch::Tensor> t_cases =
-      field_rows_per_case(truth, data, metadata.layout, cases);
+  const std::vector<torch::Tensor> p_cases = field_rows_per_case(prediction, data, cases);
+  const std::vector<torch::Tensor> t_cases = field_rows_per_case(truth, data, cases);
   const auto model_errors = case_errors(p_cases, t_cases);
   std::vector<double> medians, worst;
   case_medians(model_errors, {}, static_cast<long>(channels.size()), medians, worst);
