@@ -9,7 +9,10 @@
 # MODEL: a model.pt (e.g. scripts/deep_potential.sh's OUT/compressed/model.pt). Without it the
 # script makes one with the shipped architecture (cases/deep_potential/si_train.yml: se_e2_a +
 # se_e3, rcut 5 Å) by 20 training steps on a short SW run, and its compressed form: the cost
-# per atom-step depends on the architecture and tables, not on the weights' values.
+# per atom-step depends on the architecture and tables, not on the weights' values. It makes
+# each in float64 and with float32 nets (model.precision), so the rows also compare precisions:
+# the last table prints float32 / float64 µs per atom-step for each code.
+# CELLS: lattice cells per side (default "4 8": 512 and 4096 atoms).
 #
 # Usage: bench/deep_potential/compare_lammps.sh [MODEL] [REPEATS] [STEPS]
 #   RANKS=2 bench/deep_potential/compare_lammps.sh "" 3 20
@@ -32,11 +35,16 @@ else
   echo "making a model of the shipped architecture (20 training steps; weights do not matter for speed)"
   "$surrox" run "$root/cases/deep_potential/si_reference.yaml" -o "$work/ref" --log-level warn \
     --set solver.steps=400 > /dev/null
-  "$surrox" train "$root/cases/deep_potential/si_train.yml" -o "$work/train" --log-level warn \
-    --set "data.train=[$work/ref/deepmd]" --set "data.validation=[$work/ref/deepmd]" \
-    --set training.steps=20 > /dev/null
-  "$surrox" compress "$work/train/model.pt" -o "$work/compressed" --log-level warn > /dev/null
-  models=("$work/train/model.pt" "$work/compressed/model.pt")
+  for precision in float64 float32; do
+    tag=${precision/float/f}
+    "$surrox" train "$root/cases/deep_potential/si_train.yml" -o "$work/train_$tag" \
+      --log-level warn --set "data.train=[$work/ref/deepmd]" \
+      --set "data.validation=[$work/ref/deepmd]" --set training.steps=20 \
+      --set model.precision=$precision > /dev/null
+    "$surrox" compress "$work/train_$tag/model.pt" -o "$work/compressed_$tag" \
+      --log-level warn > /dev/null
+    models+=("$work/train_$tag/model.pt" "$work/compressed_$tag/model.pt")
+  done
 fi
 
 lammps_input() {  # model cells → in.dp
@@ -94,10 +102,11 @@ run_surrox() {  # ranks → advance seconds
 }
 
 
-printf "%-12s %6s %5s %14s %14s %8s\n" model atoms ranks "LAMMPS µs/a-s" "surrox µs/a-s" ratio
+rows=$work/rows.txt
+printf "%-14s %6s %5s %14s %14s %8s\n" model atoms ranks "LAMMPS µs/a-s" "surrox µs/a-s" ratio
 for model in "${models[@]}"; do
   label=$(basename "$(dirname "$model")")
-  for cells in 4 8; do
+  for cells in ${CELLS:-4 8}; do
     atoms=$((8 * cells * cells * cells))
     lammps_input "$model" "$cells"
     surrox_case "$model" "$cells"
@@ -108,7 +117,23 @@ for model in "${models[@]}"; do
       python3 -c "
 a, n, r = $atoms, $steps, $ranks
 l, s = $l, $s
-print('%-12s %6d %5d %14.2f %14.2f %8.3f' % ('$label', a, r, 1e6 * l / (a * n), 1e6 * s / (a * n), l / s))"
+print('%-14s %6d %5d %14.2f %14.2f %8.3f' % ('$label', a, r, 1e6 * l / (a * n), 1e6 * s / (a * n), l / s))" |
+        tee -a "$rows"
     done
   done
 done
+# float32 nets against float64 ones, row by row (only for the models made here: *_f32 / *_f64).
+python3 - "$rows" <<'PY'
+import sys
+rows = {}
+for line in open(sys.argv[1]):
+    label, atoms, ranks, l, s, _ = line.split()
+    rows[(label, atoms, ranks)] = (float(l), float(s))
+pairs = [(k, (k[0].replace('_f32', '_f64'),) + k[1:]) for k in rows if k[0].endswith('_f32')]
+if pairs:
+    print('%-14s %6s %5s %16s %16s' % ('float32/64', 'atoms', 'ranks', 'LAMMPS f32/f64', 'surrox f32/f64'))
+for k32, k64 in pairs:
+    if k64 in rows:
+        (l32, s32), (l64, s64) = rows[k32], rows[k64]
+        print('%-14s %6s %5s %16.3f %16.3f' % (k32[0].replace('_f32', ''), k32[1], k32[2], l32 / l64, s32 / s64))
+PY

@@ -18,6 +18,12 @@ long SeE2aConfig::slots() const {
   return n;
 }
 
+torch::Dtype SeE2aConfig::network_dtype() const {
+  if (precision == "float64") return torch::kFloat64;
+  if (precision == "float32") return torch::kFloat32;
+  throw InputError("precision must be float64 or float32; got " + precision);
+}
+
 nlohmann::json SeE2aConfig::to_json() const {
   nlohmann::json j = {
       {"type_map", type_map}, {"rcut", rcut},           {"rcut_smth", rcut_smth},
@@ -27,6 +33,7 @@ nlohmann::json SeE2aConfig::to_json() const {
   if (angular_order != 1) j["angular_order"] = angular_order;
   if (three_body.enabled()) j["three_body"] = three_body.to_json();
   if (radial()) j["radial_embedding"] = radial_embedding;
+  if (precision != "float64") j["precision"] = precision;
   return j;
 }
 
@@ -45,6 +52,7 @@ SeE2aConfig SeE2aConfig::from_json(const nlohmann::json& j) {
   if (j.contains("three_body")) c.three_body = SeE3Config::from_json(j.at("three_body"));
   if (j.contains("radial_embedding"))
     c.radial_embedding = j.at("radial_embedding").get<std::vector<long>>();
+  c.precision = j.value("precision", "float64");
   return c;
 }
 
@@ -107,6 +115,7 @@ SeE2aModelImpl::SeE2aModelImpl(SeE2aConfig config) : config_(std::move(config)) 
   if (!(config_.rcut_smth < config_.rcut)) throw InputError("rcut_smth must be smaller than rcut");
   if (config_.axis_neuron > config_.embedding.back())
     throw InputError("axis_neuron must not exceed the last embedding width");
+  config_.network_dtype();  // an unknown precision is an InputError here
   if (config_.angular_order != 1 && config_.angular_order != 2)
     throw InputError(fmt::format("angular_order must be 1 or 2; got {}", config_.angular_order));
   const SeE3Config& e3 = config_.three_body;
@@ -184,6 +193,15 @@ SeE2aModelImpl::SeE2aModelImpl(SeE2aConfig config) : config_(std::move(config)) 
       for (int tj = 0; tj < nt; ++tj)
         radial_embedding_.push_back(register_module(fmt::format("radial_embedding_{}_{}", ti, tj),
                                                     embedding_net(config_.radial_embedding)));
+  // Drawn in float64 as above (the same draws for every precision), then rounded.
+  if (config_.network_dtype() != torch::kFloat64)
+    for_each_net([&](torch::nn::Sequential& net) { net->to(config_.network_dtype()); });
+}
+
+void SeE2aModelImpl::for_each_net(const std::function<void(torch::nn::Sequential&)>& visit) {
+  for (auto* nets : {&embedding_, &fitting_, &three_body_embedding_, &radial_embedding_})
+    for (auto& net : *nets)
+      if (!net.is_empty()) visit(net);
 }
 
 torch::Tensor environment_matrix(const torch::Tensor& rij, double rcut_smth, double rcut,
@@ -264,7 +282,8 @@ torch::Tensor SeE2aModelImpl::atomic_energy_of_env(const torch::Tensor& env,
   for (int ti = 0; ti < nt; ++ti) {
     const torch::Tensor& rows = batch.of_type[ti];
     if (rows.numel() == 0) continue;
-    const torch::Tensor r = (env.index_select(0, rows) - davg[ti]) / dstd[ti];  // (n, slots, C)
+    const torch::Tensor r = ((env.index_select(0, rows) - davg[ti]) / dstd[ti])
+                                .to(config_.network_dtype());  // (n, slots, C)
     torch::Tensor gr, radial;
     for (int tj = 0; tj < nt; ++tj) {
       const torch::Tensor rr = r.narrow(1, offset_[tj], config_.sel[tj]);
@@ -275,7 +294,9 @@ torch::Tensor SeE2aModelImpl::atomic_energy_of_env(const torch::Tensor& env,
       // Compressed: DeePMD-kit's fused table product, G never formed.
       const torch::Tensor part =
           compressed() && rr.size(2) == 4
-              ? fused_table_product(rr, tables_[ti * nt + tj], table_params_, *overflow_)
+              ? fused_table_product(rr.to(torch::kFloat64), tables_[ti * nt + tj], table_params_,
+                                    *overflow_)
+                    .to(rr.scalar_type())
               : torch::matmul(rr.transpose(1, 2), embed(ti, tj, rr.narrow(2, 0, 1)));
       gr = gr.defined() ? gr + part : part;
     }
@@ -290,7 +311,7 @@ torch::Tensor SeE2aModelImpl::atomic_energy_of_env(const torch::Tensor& env,
     }
     if (config_.three_body.enabled()) {
       const torch::Tensor raw3 = env3.index_select(0, rows);
-      const torch::Tensor r3 = (raw3 - davg3[ti]) / dstd3[ti];
+      const torch::Tensor r3 = ((raw3 - davg3[ti]) / dstd3[ti]).to(config_.network_dtype());
       const std::vector<int>& sel3 = config_.three_body.sel;
       d = torch::cat({d, three_body_descriptor(r3, sel3, three_body_slots_in_use(raw3, sel3),
                                                [&](int tj, int tk, const torch::Tensor& x) {
@@ -301,19 +322,30 @@ torch::Tensor SeE2aModelImpl::atomic_energy_of_env(const torch::Tensor& env,
     // se_e2_r: the mean over all slots (DeePMD-kit's per-type means weighted by sel/Σsel)
     // times its res_rescale 1/5.
     if (config_.radial()) d = torch::cat({d, radial / (5.0 * static_cast<double>(slots))}, 1);
-    const torch::Tensor e = fitting_[ti]->forward(d).squeeze(-1) + bias[ti];
+    const torch::Tensor e = fitting_[ti]->forward(d).squeeze(-1).to(torch::kFloat64) + bias[ti];
     energy = energy.index_add(0, rows, e);
   }
   return energy;
 }
 
-torch::Tensor SeE2aModelImpl::embed(int ti, int tj, const torch::Tensor& x) {
-  const int k = ti * config_.ntypes() + tj;
-  if (compressed()) return evaluate_table(x, tables_[k], table_params_, *overflow_);
-  return embedding_[k]->forward(x);
+namespace {
+
+// A table (float64 always) at x of the nets' precision, in that precision.
+torch::Tensor table_at(const torch::Tensor& x, const torch::Tensor& table,
+                       const TableParams& params, TableOverflow& overflow) {
+  return evaluate_table(x.to(torch::kFloat64), table, params, overflow).to(x.scalar_type());
 }
 
-namespace {
+// An embedding net tabulated in float64 from its exact weights (a float32 net is widened for
+// the tabulation and rounded back, which restores its weights exactly).
+torch::Tensor tabulate_net(torch::nn::Sequential& net, const TableParams& params) {
+  const auto dtype = net->parameters().at(0).scalar_type();
+  net->to(torch::kFloat64);
+  torch::Tensor table =
+      tabulate_embedding([&](const torch::Tensor& x) { return net->forward(x); }, params);
+  net->to(dtype);
+  return table;
+}
 
 // s(r_min) = w(r_min)/r_min, the largest s a table must cover (environment_matrix's switch at
 // one distance); InputError unless 0 < r_min < rcut. `what` names the cutoff in the message.
@@ -327,16 +359,22 @@ double largest_s(double r_min, double rcut_smth, double rcut, const char* what) 
 
 }  // namespace
 
+torch::Tensor SeE2aModelImpl::embed(int ti, int tj, const torch::Tensor& x) {
+  const int k = ti * config_.ntypes() + tj;
+  if (compressed()) return table_at(x, tables_[k], table_params_, *overflow_);
+  return embedding_[k]->forward(x);
+}
+
 torch::Tensor SeE2aModelImpl::embed_radial(int ti, int tj, const torch::Tensor& x) {
   const int k = ti * config_.ntypes() + tj;
-  if (compressed()) return evaluate_table(x, radial_tables_[k], table_params_, *overflow_);
+  if (compressed()) return table_at(x, radial_tables_[k], table_params_, *overflow_);
   return radial_embedding_[k]->forward(x);
 }
 
 torch::Tensor SeE2aModelImpl::embed_three_body(int tj, int tk, const torch::Tensor& x) {
   const int k = tj * config_.ntypes() + tk;
   if (three_body_compressed())
-    return evaluate_table(x, three_body_tables_[k], three_body_table_params_, *overflow_);
+    return table_at(x, three_body_tables_[k], three_body_table_params_, *overflow_);
   return three_body_embedding_[k]->forward(x);
 }
 
@@ -354,10 +392,9 @@ void SeE2aModelImpl::compress_three_body(const TableParams& params, bool tabulat
       }
       auto& net = three_body_embedding_[tj * nt + tk];
       torch::Tensor table =
-          tabulate
-              ? tabulate_embedding([&](const torch::Tensor& x) { return net->forward(x); }, params)
-              : torch::zeros({params.intervals(), 6, config_.three_body.embedding.back()},
-                             torch::kFloat64);
+          tabulate ? tabulate_net(net, params)
+                   : torch::zeros({params.intervals(), 6, config_.three_body.embedding.back()},
+                                  torch::kFloat64);
       three_body_tables_.push_back(
           register_buffer(fmt::format("three_body_table_{}_{}", tj, tk), table));
     }
@@ -387,9 +424,8 @@ void SeE2aModelImpl::compress(const TableParams& params, bool tabulate) {
   table_params_ = params;
   // The se_e2_r nets take the same normalised s, so they share the range.
   auto table_of = [&](torch::nn::Sequential& net, long width) {
-    return tabulate
-               ? tabulate_embedding([&](const torch::Tensor& x) { return net->forward(x); }, params)
-               : torch::zeros({params.intervals(), 6, width}, torch::kFloat64);
+    return tabulate ? tabulate_net(net, params)
+                    : torch::zeros({params.intervals(), 6, width}, torch::kFloat64);
   };
   for (int ti = 0; ti < nt; ++ti)
     for (int tj = 0; tj < nt; ++tj) {

@@ -15,8 +15,13 @@
 // linearly; se_e2_a's D holds only products of such sums, so a pair energy Σ_j φ(r_ij) has to
 // be approximated by the fitting net there.
 // Forces and virial come from autograd on the relative vectors r_ij (predict()), in float64.
+// precision float32 (DeePMD-kit's `precision` of its descriptor and fitting net): the embedding
+// and fitting nets hold float32 weights and run in float32 from the normalised environment
+// matrix on; the environment, its statistics, the energy bias, the sums over atoms, forces and
+// virial stay float64, and compression tabulates the nets in float64 from their exact weights.
 #include <torch/torch.h>
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -45,7 +50,9 @@ struct SeE2aConfig {
   SeE3Config three_body;  // the se_e3 part; off unless three_body.sel is set
   // The se_e2_r part's embedding widths (its descriptor size = last); empty: off.
   std::vector<long> radial_embedding;
+  std::string precision = "float64";  // the nets' weights and arithmetic: float64 | float32
   bool radial() const { return !radial_embedding.empty(); }
+  torch::Dtype network_dtype() const;
   int ntypes() const { return static_cast<int>(type_map.size()); }
   long slots() const;
   nlohmann::json to_json() const;
@@ -155,6 +162,8 @@ class SeE2aModelImpl : public torch::nn::Module {
   torch::Tensor embed_radial(int ti, int tj, const torch::Tensor& x);
 
  private:
+  // Every embedding and fitting net (the nets whose precision the config sets).
+  void for_each_net(const std::function<void(torch::nn::Sequential&)>& visit);
   SeE2aConfig config_;
   std::vector<int> offset_;
   std::vector<torch::nn::Sequential> embedding_;  // T × T, [centre type][neighbour type]

@@ -2,7 +2,7 @@
 // For the `pair: {type: deep}` tests: untrained se_e2_a models, optionally with the se_e3
 // three-body part (random weights from `seed`,
 // statistics from a perturbed diamond crystal, so davg and dstd are not trivial) saved as
-// model.pt, and the MD case text that runs them.
+// model.pt (float64, or float32 nets), and the MD case text that runs them.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -34,9 +34,11 @@ inline dp::SeE2aConfig pair_test_config(long seed, bool three_body = false) {
 }
 
 // Writes the model to `path` (call on one rank).
-inline void write_pair_test_model(const std::string& path, long seed, bool three_body = false) {
+inline void write_pair_test_model(const std::string& path, long seed, bool three_body = false,
+                                  const std::string& precision = "float64") {
   surrox::families::register_builtin_families();
-  const dp::SeE2aConfig c = pair_test_config(seed, three_body);
+  dp::SeE2aConfig c = pair_test_config(seed, three_body);
+  c.precision = precision;
   dp::SeE2aModel m(c);
   const double a = 5.431;
   const double basis[8][3] = {{0, 0, 0},       {0, .5, .5},     {.5, 0, .5},     {.5, .5, 0},

@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "deep_potential_training_support.hpp"
+#include "surrogates/deep_potential/model_file.hpp"
 
 namespace surrox::training {
 namespace {
@@ -137,9 +138,48 @@ TEST(DeepmdInput, WhatSurroxDoesNotImplementIsRefusedByName) {
                  "one embedding net per (centre, neighbour) type pair");
   expect_refused(dir, ", \"activation_function\": \"gelu\"", "model.descriptor.activation_function",
                  "tanh only");
-  expect_refused(dir, ", \"precision\": \"float32\"", "model.descriptor.precision", "float64 only");
+  expect_refused(dir, ", \"precision\": \"float16\"", "model.descriptor.precision",
+                 "float64 or float32 (precision: float16)");
   expect_refused(dir, ", \"axis_neurons\": 4", "model.descriptor.axis_neurons",
                  "DeePMD-kit's key axis_neurons is not implemented by surrox");
+}
+
+// DeePMD-kit's precision float32 on the descriptor and the fitting net: model.precision
+// float32, a model that trains to within float32 rounding of the float64 one over 20 steps
+// and is saved with float32 nets; one section in another precision is refused by name.
+TEST(DeepmdInput, Float32PrecisionMapsAndTrains) {
+  const fs::path dir = surrox::testing::scratch_dir();
+  const auto train = dp_test::write_dp_frames(dir / "train", 12, 1);
+  const auto valid = dp_test::write_dp_frames(dir / "valid", 6, 2);
+  const std::string fitting = R"("fitting_net": {"neuron": [8, 8], "resnet_dt": true})";
+  std::string text = deepmd_json(train, valid, ", \"precision\": \"float32\"");
+  const std::size_t at = text.find(fitting);
+  ASSERT_NE(at, std::string::npos);
+  const fs::path mixed = write(dir / "mixed.json", text);
+  text.replace(at, fitting.size(),
+               R"("fitting_net": {"neuron": [8, 8], "resnet_dt": true, "precision": "float32"})");
+  const fs::path json = write(dir / "input.json", text);
+  const std::string config = deepmd_input_to_config(json);
+  EXPECT_EQ(YAML::Load(config)["model"]["precision"].as<std::string>(), "float32");
+  const nlohmann::json f32 = dp_test::dp_train(config, dir / "f32");
+  const nlohmann::json f64 = dp_test::dp_train(dp_test::dp_config_text(train, valid), dir / "f64");
+  const double e32 = f32["validation"]["energy_rmse_per_atom"].get<double>(),
+               e64 = f64["validation"]["energy_rmse_per_atom"].get<double>();
+  std::printf("20 steps: validation energy RMSE float32 %.6g, float64 %.6g eV/atom\n", e32, e64);
+  EXPECT_NEAR(e32, e64, 1e-3 * e64);
+  EXPECT_NE(e32, e64);
+  const auto model = surrogates::deep_potential::load_model(dir / "f32" / "model.pt");
+  EXPECT_EQ(model->named_parameters()[0].value().scalar_type(), torch::kFloat32);
+  try {
+    deepmd_input_to_config(mixed);
+    ADD_FAILURE() << "accepted a float32 descriptor with a float64 fitting net";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("model.fitting_net"), std::string::npos) << what;
+    EXPECT_NE(what.find("one precision: the sections before say float32, this one float64"),
+              std::string::npos)
+        << what;
+  }
 }
 
 TEST(DeepmdInputCli, SurroxTrainTakesInputJson) {

@@ -5,7 +5,8 @@
 // pair_style surrox/deep in LAMMPS gives the energy, forces and virial that the model gives on
 // the periodic frame (predict(), no neighbour list), on an orthogonal and a triclinic cell; its
 // per-atom energy and virial sum to the totals; it equals surrox's own MD engine on the frame
-// the engine reached; and the model deviation it writes is DeePMD-kit's on the frame.
+// the engine reached; and the model deviation it writes is DeePMD-kit's on the frame. A model
+// with float32 nets runs too and equals the model on the frame as closely.
 #include <cstdio>
 
 #include "atom.h"
@@ -42,18 +43,25 @@ void expect_equal_to_model(Lammps& l, const dp::Prediction& p, double tolerance)
 }
 
 // LAMMPS with model `seed` on the frame of tilt `tilt` against the model on that frame.
-void expect_lammps_equals_model_on_frame(long seed, double tilt) {
+void expect_lammps_equals_model_on_frame(long seed, double tilt,
+                                         const std::string& precision = "float64",
+                                         double tolerance = 1e-10) {
   const auto dir = surrox::testing::scratch_dir();
-  const std::string model = scratch_model(dir, "model.pt", seed);
+  const std::string model = scratch_model(dir, "model.pt", seed, precision);
   const Frame f = silicon_frame(2, tilt);
   Lammps l(dir);
   start(l, dir, f, "surrox/deep " + model);
-  expect_equal_to_model(l, frame_reference(model, f), 1e-10);
+  expect_equal_to_model(l, frame_reference(model, f), tolerance);
 }
 
 TEST(LammpsPair, EqualsTheModelOnTheFrame) { expect_lammps_equals_model_on_frame(1, 0); }
 
 TEST(LammpsPair, EqualsTheModelOnATriclinicFrame) { expect_lammps_equals_model_on_frame(2, 1.7); }
+
+TEST(LammpsPair, Float32ModelEqualsTheModelOnTheFrame) {
+  // Both evaluate the slots nearest first, so the float32 nets see the same sums in both.
+  expect_lammps_equals_model_on_frame(4, 1.7, "float32", 1e-10);
+}
 
 TEST(LammpsPair, PerAtomEnergyAndVirialSumToTheTotals) {
   const auto dir = surrox::testing::scratch_dir();

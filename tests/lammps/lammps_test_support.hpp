@@ -130,11 +130,11 @@ inline dp::Prediction frame_reference(const std::string& model_path, const Frame
 
 // An untrained model (deep_potential/deep_potential_pair_support.hpp) written in `dir` by rank 0.
 inline std::string scratch_model(const std::filesystem::path& dir, const std::string& name,
-                                 long seed) {
+                                 long seed, const std::string& precision = "float64") {
   const std::string path = (dir / name).string();
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) couplers::dp_pair_test::write_pair_test_model(path, seed);
+  if (rank == 0) couplers::dp_pair_test::write_pair_test_model(path, seed, false, precision);
   MPI_Barrier(MPI_COMM_WORLD);
   return path;
 }

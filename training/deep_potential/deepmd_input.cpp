@@ -82,13 +82,22 @@ class Section {
   std::string path_;
 };
 
-void require_tanh_float64(const Section& s) {
+// tanh, and one precision for every net of the model: DeePMD-kit's `precision` per descriptor
+// and fitting net ("default" and absent: float64), recorded as model.precision; a section that
+// differs from the ones before is refused (surrox has one precision per model).
+void require_tanh_and_precision(const Section& s, YAML::Node model) {
   s.require<std::string>("activation_function", "tanh", "surrox's networks use tanh only");
-  if (s.has("precision")) {
-    const auto p = s.get<std::string>("precision");
-    if (p != "float64" && p != "default")
-      s.fail("precision", "surrox's deep potentials are float64 only (precision: " + p + ")");
-  }
+  std::string p = s.has("precision") ? s.get<std::string>("precision") : "default";
+  if (p == "default") p = "float64";
+  if (p != "float64" && p != "float32")
+    s.fail("precision", "surrox's deep potentials are float64 or float32 (precision: " + p + ")");
+  if (model["precision"] && model["precision"].as<std::string>() != p)
+    s.fail("precision",
+           "surrox runs every net of a model in one precision: the sections before "
+           "say " +
+               model["precision"].as<std::string>() + ", this one " + p +
+               " (absent or \"default\" means float64)");
+  model["precision"] = p;
 }
 
 bool is_type(const Section& d, std::initializer_list<const char*> names) {
@@ -103,7 +112,7 @@ void map_se_e2_a(const Section& d, YAML::Node model) {
   d.only({"type", "rcut", "rcut_smth", "sel", "neuron", "axis_neuron", "resnet_dt", "seed",
           "activation_function", "precision", "type_one_side", "trainable", "exclude_types",
           "set_davg_zero"});
-  require_tanh_float64(d);
+  require_tanh_and_precision(d, model);
   d.require<bool>("resnet_dt", false, "surrox's embedding nets have no resnet timestep");
   d.require<bool>("type_one_side", false,
                   "surrox's se_e2_a has one embedding net per (centre, neighbour) type pair "
@@ -126,7 +135,7 @@ void map_se_e2_a(const Section& d, YAML::Node model) {
 void map_se_e3(const Section& d, YAML::Node model) {
   d.only({"type", "rcut", "rcut_smth", "sel", "neuron", "resnet_dt", "seed", "activation_function",
           "precision", "trainable", "set_davg_zero"});
-  require_tanh_float64(d);
+  require_tanh_and_precision(d, model);
   d.require<bool>("resnet_dt", false, "surrox's embedding nets have no resnet timestep");
   d.require<bool>("trainable", true, "surrox trains every layer");
   d.require<bool>("set_davg_zero", false, "surrox always computes davg from the data");
@@ -142,7 +151,7 @@ void map_se_e3(const Section& d, YAML::Node model) {
 void map_se_e2_r(const Section& d, const Section& a, YAML::Node model) {
   d.only({"type", "rcut", "rcut_smth", "sel", "neuron", "resnet_dt", "seed", "activation_function",
           "precision", "trainable", "set_davg_zero"});
-  require_tanh_float64(d);
+  require_tanh_and_precision(d, model);
   for (const char* k : {"rcut", "rcut_smth"})
     if (d.has(k) && (!a.has(k) || d.get<double>(k) != a.get<double>(k)))
       d.fail(
@@ -188,7 +197,7 @@ void map_descriptor(const Section& d, YAML::Node model) {
 void map_fitting(const Section& f, YAML::Node model) {
   f.only({"type", "neuron", "resnet_dt", "seed", "activation_function", "precision", "trainable",
           "rcond", "numb_fparam", "numb_aparam", "atom_ener"});
-  require_tanh_float64(f);
+  require_tanh_and_precision(f, model);
   if (f.has("type") && f.get<std::string>("type") != "ener")
     f.fail("type", "surrox fits energies only (type: ener)");
   f.require<int>("numb_fparam", 0, "surrox's models take no frame parameters");
