@@ -38,8 +38,7 @@ EnvBatch precision_batch(const SeE2aConfig& c, unsigned seed) {
   std::vector<double> box;
   const std::vector<double> coord = precision_silicon(seed, &box);
   const std::vector<int> types(64, 0);
-  return make_batch({build_environment(coord.data(), box.data(), types, c.rcut, c.sel)}, types,
-                    1);
+  return make_batch({build_environment(coord.data(), box.data(), types, c.rcut, c.sel)}, types, 1);
 }
 
 // The default model with the three-body and radial parts, in `precision`, statistics from one
