@@ -13,11 +13,11 @@
 #      1000 K, with pair_style surrox/deep (compressed model) and with pair_style sw: density
 #      (mean and block standard error over 5 blocks of the production run) and compute rdf;
 #   4. OUT/lammps_checks.json and OUT/lammps_checks.png (scripts/figures/deep_potential_lammps.py).
-# Usage: scripts/deep_potential_lammps.sh OUT [STEPS] [MODEL]   (STEPS default 20000)
+# Usage: scripts/deep_potential_lammps.sh OUT [STEPS] [MODEL]   (STEPS default 80000)
 #        NPT_STEPS=N: production steps of each NPT run (default 8000; equilibration N/4)
 set -euo pipefail
 out=$(mkdir -p "${1:?usage: scripts/deep_potential_lammps.sh OUT [STEPS] [MODEL]}" && cd "$1" && pwd)
-steps=${2:-20000}
+steps=${2:-80000}
 model=${3:-}
 prod=${NPT_STEPS:-8000}
 equil=$((prod / 4))
