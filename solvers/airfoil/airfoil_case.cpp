@@ -154,6 +154,12 @@ void add_scheme_keys(Schema& s) {
       .at_least(1)
       .at_most(2)
       .fallback("1.0");
+  s.real("max_update",
+         "the update limiter: the largest relative change of ρ and p a cell takes in one "
+         "smoothing step or coarse-grid correction; a larger proposal is scaled down to it "
+         "(0: none; converged results do not depend on it, docs/validation/rans.md)")
+      .at_least(0)
+      .fallback("0");
   s.component("smoother", smoother_registry(),
               "the implicit pseudo-time smoother of every multigrid level")
       .default_type("line_implicit");
@@ -217,6 +223,7 @@ Schema AirfoilSolver::schema() {
                                {{"linear_wave_fix", "0"},
                                 {"acceleration.depth", "0"},
                                 {"cfl_ramp", "100"},
+                                {"max_update", "0.2"},
                                 {"max_iterations", "6000"},
                                 {"convergence.stop_on", "[cl, cd]"},
                                 {"turbulence.cfl", "20"},
@@ -265,6 +272,7 @@ AirfoilParameters AirfoilSolver::parameters_from_case(const CaseNode& config) {
   p.entropy_fix = config.real("entropy_fix");
   p.linear_fix = config.real("linear_wave_fix");
   p.lusgs_omega = config.real("lusgs_omega");
+  p.max_update = config.real("max_update");
   const CaseNode smoother = config.section("smoother");
   p.smoother = smoother.type();
   for (const auto& entry : smoother.yaml()) {  // the smoother's own keys, checked by its schema

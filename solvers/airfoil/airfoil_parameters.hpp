@@ -50,6 +50,9 @@ struct AirfoilParameters {
   double entropy_fix = 0.1;       // Harten's δ/ĉ on the acoustic waves
   double linear_fix = -1;         // the same on the entropy/shear waves; < 0: 0.2 Euler, 0 NS
   double lusgs_omega = 1.0;       // over-relaxation of the spectral radii in the LU-SGS diagonal
+  // The update limiter (update_limiter.hpp): the largest relative change of ρ and p a cell
+  // takes in one smoothing step or coarse-grid correction (0: none).
+  double max_update = 0;
   FarField far_field = FarField::kVortex;
   // Levels of the FAS multigrid (1: single grid). Each coarser level takes every other node;
   // levels stop where a dimension would be odd or below 8 × 4 cells, or where an MPI rank's slab

@@ -1,6 +1,7 @@
 #include "solvers/airfoil/line_implicit_smoother.hpp"
 
 #include <mpi.h>
+#include <spdlog/spdlog.h>
 
 #include <type_traits>
 
@@ -8,6 +9,7 @@
 #include "solvers/airfoil/block_tridiagonal.hpp"
 #include "solvers/airfoil/boundary_conditions.hpp"
 #include "solvers/airfoil/flow_level.hpp"
+#include "solvers/airfoil/update_limiter.hpp"
 #include "solvers/scoped_phase.hpp"
 
 namespace surrox::solvers::airfoil {
@@ -370,10 +372,14 @@ void LineImplicitSmoother::gather(const FlowLevel& level) {
 
 void LineImplicitSmoother::update(FlowLevel& level) const {
   const Array3 u = level.u, du = operands_.du;
+  const double r = level.parameters.max_update;
   Kokkos::parallel_for(
       "LineImplicitSmoother::update", Range2({0, 0}, {level.rows(), level.ni()}),
       KOKKOS_LAMBDA(long j, long i) {
-        for (int k = 0; k < 4; ++k) u(k, j, i) += du(i, j + 1, k);
+        const State c{{u(0, j, i), u(1, j, i), u(2, j, i), u(3, j, i)}};
+        const State d{{du(i, j + 1, 0), du(i, j + 1, 1), du(i, j + 1, 2), du(i, j + 1, 3)}};
+        const double theta = update_fraction(c, d, r);
+        for (int k = 0; k < 4; ++k) u(k, j, i) = c[k] + theta * d[k];
       });
 }
 
@@ -395,7 +401,6 @@ void LineImplicitSmoother::exchange_edges(const FlowLevel& level) {
 
 void LineImplicitSmoother::smooth(FlowLevel& level, double cfl, long iteration) {
   ScopedPhase phase(level.phase_seconds, "line_implicit");
-  const long ni = level.ni();
   gather(level);
   // The factors are the costly part (0.6 of the smoother's time): refactored on cycles that are
   // multiples of `refactor_every` and when the CFL changes, else kept (a lagged Jacobian; the
@@ -403,11 +408,31 @@ void LineImplicitSmoother::smooth(FlowLevel& level, double cfl, long iteration) 
   // second visit to a level reuses the factors of its first; checkpoints carry the lagged
   // factors (save/load), so a restart between refactorisations continues bit for bit.
   const bool due = iteration % refactor_every_ == 0 && iteration != factored_iteration_;
-  if (factored_iteration_ < 0 || due || cfl != factored_cfl_) {
-    factorize(level, cfl);
-    factored_cfl_ = cfl;
-    factored_iteration_ = iteration;
+  if (factored_iteration_ < 0 || due || cfl != factored_cfl_) refactor(level, cfl, iteration);
+  sweep(level);
+  // Lagged factors of a state the start-up transient has since left far behind can give a
+  // non-finite ΔU (α = 15° RANS, docs/validation/rans.md): refactor at the current state and
+  // solve again. A finite ΔU takes no extra work, so converging runs are unchanged bit for bit.
+  if (factored_iteration_ != iteration && !finite_update(level)) {
+    spdlog::debug(
+        "line-implicit smoother: a non-finite ΔU at cycle {} with the factors of cycle "
+        "{}; refactored",
+        iteration, factored_iteration_);
+    gather(level);
+    refactor(level, cfl, iteration);
+    sweep(level);
   }
+  update(level);
+}
+
+void LineImplicitSmoother::refactor(const FlowLevel& level, double cfl, long iteration) {
+  factorize(level, cfl);
+  factored_cfl_ = cfl;
+  factored_iteration_ = iteration;
+}
+
+void LineImplicitSmoother::sweep(FlowLevel& level) {
+  const long ni = level.ni();
   // Cut lines: the other rank's edge ΔU, in ΔU's ghost rows, is that of the pass before (zero
   // before the first).
   const bool cut = !exact_across_ranks_ && level.slab.ranks() > 1;
@@ -417,17 +442,32 @@ void LineImplicitSmoother::smooth(FlowLevel& level, double cfl, long iteration) 
       for (long i = 0; i < ni; ++i) solve(level, {i, 1, 1});
       for (long i = ni - 1; i >= 0; --i) solve(level, {i, 1, 1});
     }
-  } else {
-    LineKernels kernels(level, operands_, g_, d_inverse_, lower_, gain_, edge_receive_, edge_send_,
-                        1.0, roe_, roe_linear_fix_, exact_across_ranks_);
-    for (int sweep = 0; sweep < sweeps_; ++sweep) {
-      kernels.run<LineKernels::Sweep>({0, 1, ni}, "LineImplicitSmoother::sweep_up");
-      if (cut) exchange_edges(level);
-      kernels.run<LineKernels::Sweep>({ni - 1, -1, ni}, "LineImplicitSmoother::sweep_down");
-      if (cut && sweep + 1 < sweeps_) exchange_edges(level);
-    }
+    return;
   }
-  update(level);
+  LineKernels kernels(level, operands_, g_, d_inverse_, lower_, gain_, edge_receive_, edge_send_,
+                      1.0, roe_, roe_linear_fix_, exact_across_ranks_);
+  for (int sweep = 0; sweep < sweeps_; ++sweep) {
+    kernels.run<LineKernels::Sweep>({0, 1, ni}, "LineImplicitSmoother::sweep_up");
+    if (cut) exchange_edges(level);
+    kernels.run<LineKernels::Sweep>({ni - 1, -1, ni}, "LineImplicitSmoother::sweep_down");
+    if (cut && sweep + 1 < sweeps_) exchange_edges(level);
+  }
+}
+
+// Collective: whether ΔU is finite in every cell of every rank.
+bool LineImplicitSmoother::finite_update(const FlowLevel& level) const {
+  const Array3 du = operands_.du;
+  long bad = 0;
+  Kokkos::parallel_reduce(
+      "LineImplicitSmoother::finite_update", Range2({0, 0}, {level.rows(), level.ni()}),
+      KOKKOS_LAMBDA(long j, long i, long& count) {
+        const double sum = du(i, j + 1, 0) + du(i, j + 1, 1) + du(i, j + 1, 2) + du(i, j + 1, 3);
+        if (!(sum - sum == 0)) ++count;
+      },
+      bad);
+  if (level.slab.ranks() > 1)
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_LONG, MPI_SUM, level.slab.comm());
+  return bad == 0;
 }
 
 void LineImplicitSmoother::save(io::Hdf5Checkpoint& checkpoint, const std::string& prefix) const {

@@ -62,6 +62,9 @@ class LineImplicitSmoother final : public Smoother {
 
  private:
   void factorize(const FlowLevel& level, double cfl);
+  void refactor(const FlowLevel& level, double cfl, long iteration);  // factorize and remember
+  void sweep(FlowLevel& level);  // the sweeps over the lines with the current factors
+  bool finite_update(const FlowLevel& level) const;
   void solve(const FlowLevel& level, Lines lines);
   // Rows [0, count) of `edge_send_` to `destination`, or into `edge_receive_` from `source`.
   void send(const FlowLevel& level, long count, int destination, int tag);

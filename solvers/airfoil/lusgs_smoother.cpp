@@ -279,9 +279,13 @@ void LusgsSmoother::smooth(FlowLevel& level, double cfl, long /*iteration*/) {
   if (!sends.empty())
     MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
 
+  const double r = level.parameters.max_update;
   Kokkos::parallel_for(
       "LusgsSmoother::update", Range2({0, 0}, {nl, ni}), KOKKOS_LAMBDA(long j, long i) {
-        for (int k = 0; k < 4; ++k) u(k, j, i) += du(k, j, i);
+        const State c{{u(0, j, i), u(1, j, i), u(2, j, i), u(3, j, i)}};
+        const State d{{du(0, j, i), du(1, j, i), du(2, j, i), du(3, j, i)}};
+        const double theta = update_fraction(c, d, r);
+        for (int k = 0; k < 4; ++k) u(k, j, i) = c[k] + theta * d[k];
       });
 }
 

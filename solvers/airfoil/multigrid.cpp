@@ -1,6 +1,7 @@
 #include "solvers/airfoil/multigrid.hpp"
 
 #include "solvers/airfoil/residual.hpp"
+#include "solvers/airfoil/update_limiter.hpp"
 #include "solvers/scoped_phase.hpp"
 
 namespace surrox::solvers::airfoil {
@@ -141,6 +142,7 @@ void coarse_grid_correction(std::vector<FlowLevel>& levels, std::size_t l, doubl
                         c.parameters.multigrid_wall == MultigridWall::kMirror;
     const bool viscous = c.viscous;
     const long wall_begin = c.wall_begin;
+    const double max_update = f.parameters.max_update;
     const Array2 csx = c.geometry.sxj, csy = c.geometry.syj;
     // Slab rows start at an even global row, so local and global parities agree.
     Kokkos::parallel_for(
@@ -159,12 +161,14 @@ void coarse_grid_correction(std::vector<FlowLevel>& levels, std::size_t l, doubl
             mirror_correction(below, csx(0, ic), csy(0, ic), viscous && ic >= wall_begin);
             mirror_correction(below_n, csx(0, in), csy(0, in), viscous && in >= wall_begin);
           }
-          State next;
+          State current, d, next;
           for (int k = 0; k < 4; ++k) {
-            const double d = 9.0 / 16 * dc(k, jc + 1, ic) + 3.0 / 16 * dc(k, jc + 1, in) +
-                             3.0 / 16 * below[k] + 1.0 / 16 * below_n[k];
-            next[k] = uf(k, j, i) + d;
+            d[k] = 9.0 / 16 * dc(k, jc + 1, ic) + 3.0 / 16 * dc(k, jc + 1, in) +
+                   3.0 / 16 * below[k] + 1.0 / 16 * below_n[k];
+            current[k] = uf(k, j, i);
           }
+          const double theta = update_fraction(current, d, max_update);
+          for (int k = 0; k < 4; ++k) next[k] = current[k] + theta * d[k];
           const State w = to_primitive(next);
           if (w[0] > 0 && w[3] > 0)
             for (int k = 0; k < 4; ++k) uf(k, j, i) = next[k];
