@@ -11,30 +11,20 @@
 // in docs/validation/rans.md).
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <string>
 
-#include "support/test_paths.hpp"
+#include "shipped_rans_run.hpp"
 
 namespace {
 
 TEST(Naca0012RansHighAlpha, FifteenDegreesConvergesFromTheFreeStream) {
-  const std::string rans =
-      (surrox::testing::source_dir() / "cases/airfoil/naca0012_rans.yaml").string();
-  const auto dir = surrox::testing::scratch_dir();
-  std::string out;
-  ASSERT_EQ(surrox::testing::run_surrox(
-                "run " + rans + " -o " + dir.string() +
-                    " --set solver.alpha_deg=15 --set solver.mesh.cells_around=384"
-                    " --set solver.mesh.cells_normal=192 --set solver.max_iterations=3000"
-                    " --set output.vtk=false --set output.monitor_interval=100",
-                &out),
-            0)
-      << out;
-  std::ifstream in(dir / "summary.json");
-  ASSERT_TRUE(in) << out;
-  const auto s = nlohmann::json::parse(in).at("results").at("airfoil");
+  nlohmann::json summary;
+  ASSERT_TRUE(surrox::testing::run_shipped_rans(
+      "--set solver.alpha_deg=15 --set solver.mesh.cells_around=384"
+      " --set solver.mesh.cells_normal=192 --set solver.max_iterations=3000"
+      " --set output.vtk=false --set output.monitor_interval=100",
+      summary));
+  const auto s = summary.at("results").at("airfoil");
   constexpr double kCfl3dCl = 1.5461;  // CFL3D, SA, 897 × 257 (TMR)
   EXPECT_EQ(s.at("converged").get<double>(), 1.0) << s.dump();
   EXPECT_NEAR(s.at("cl").get<double>(), kCfl3dCl, 0.01 * kCfl3dCl) << s.dump();

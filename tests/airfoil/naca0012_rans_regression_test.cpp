@@ -13,32 +13,20 @@
 // that size, shows here. The second test runs the shipped (medium) grid.
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <string>
 
-#include "support/test_paths.hpp"
+#include "shipped_rans_run.hpp"
 
 namespace {
 
 TEST(Naca0012RansRegression, CoarseGridForcesAndConvergence) {
-  const std::string rans =
-      (surrox::testing::source_dir() / "cases/airfoil/naca0012_rans.yaml").string();
-  const auto dir = surrox::testing::scratch_dir();
-  std::string out;
-  ASSERT_EQ(surrox::testing::run_surrox(
-                "run " + rans + " -o " + dir.string() +
-                    " --set solver.max_iterations=2000 --set solver.mesh.cells_around=128"
-                    " --set solver.mesh.cells_normal=64 --set solver.mesh.first_cell_height=4e-6"
-                    " --set 'solver.convergence.stop_on=[residual]'"
-                    " --set output.vtk=false --set output.monitor_interval=100",
-                &out),
-            0)
-      << out;
-  std::ifstream in(dir / "summary.json");
-  ASSERT_TRUE(in) << out;
-  const auto summary = nlohmann::json::parse(in);
+  nlohmann::json summary;
+  ASSERT_TRUE(surrox::testing::run_shipped_rans(
+      "--set solver.max_iterations=2000 --set solver.mesh.cells_around=128"
+      " --set solver.mesh.cells_normal=64 --set solver.mesh.first_cell_height=4e-6"
+      " --set 'solver.convergence.stop_on=[residual]'"
+      " --set output.vtk=false --set output.monitor_interval=100",
+      summary));
   const auto& s = summary.at("results").at("airfoil");
   const double cl = s.at("cl").get<double>(), cd = s.at("cd").get<double>();
   const double cdf = s.at("cd_friction").get<double>(), cdp = s.at("cd_pressure").get<double>();
@@ -60,19 +48,10 @@ TEST(Naca0012RansRegression, CoarseGridForcesAndConvergence) {
 // 512 × 256, too slow for a test), is pinned to the measured 0.0138310 within 2e-4, a seventh of
 // the step to the fine grid.
 TEST(Naca0012RansRegression, MediumGridLiftWithinOnePercentOfTmr) {
-  const std::string rans =
-      (surrox::testing::source_dir() / "cases/airfoil/naca0012_rans.yaml").string();
-  const auto dir = surrox::testing::scratch_dir();
-  std::string out;
-  ASSERT_EQ(
-      surrox::testing::run_surrox("run " + rans + " -o " + dir.string() +
-                                      " --set output.vtk=false --set output.monitor_interval=100",
-                                  &out),
-      0)
-      << out;
-  std::ifstream in(dir / "summary.json");
-  ASSERT_TRUE(in) << out;
-  const auto s = nlohmann::json::parse(in).at("results").at("airfoil");
+  nlohmann::json summary;
+  ASSERT_TRUE(surrox::testing::run_shipped_rans(
+      "--set output.vtk=false --set output.monitor_interval=100", summary));
+  const auto s = summary.at("results").at("airfoil");
   constexpr double kTmrCl = 1.0911, kTmrCd = 0.01224;  // the middles of TMR's SA ranges
   EXPECT_EQ(s.at("converged").get<double>(), 1.0) << s.dump();
   EXPECT_NEAR(s.at("cl").get<double>(), kTmrCl, 0.01 * kTmrCl) << s.dump();

@@ -17,27 +17,18 @@
 #include <string>
 #include <vector>
 
+#include "shipped_rans_run.hpp"
 #include "support/test_paths.hpp"
 
 namespace {
 
 TEST(RansCase, ShortenedNaca0012RunsThroughTheCli) {
-  const std::string rans =
-      (surrox::testing::source_dir() / "cases/airfoil/naca0012_rans.yaml").string();
-  const auto dir = surrox::testing::scratch_dir();
-  std::string out;
-  ASSERT_EQ(surrox::testing::run_surrox(
-                "run " + rans + " -o " + dir.string() +
-                    " --set solver.max_iterations=20 --set solver.mesh.cells_around=64"
-                    " --set solver.mesh.cells_normal=48 --set solver.mesh.first_cell_height=2e-4"
-                    " --set solver.mesh.farfield_radius=15"
-                    " --set output.vtk=false",
-                &out),
-            0)
-      << out;
-  std::ifstream in(dir / "summary.json");
-  ASSERT_TRUE(in) << out;
-  const auto summary = nlohmann::json::parse(in);
+  nlohmann::json summary;
+  ASSERT_TRUE(surrox::testing::run_shipped_rans(
+      "--set solver.max_iterations=20 --set solver.mesh.cells_around=64"
+      " --set solver.mesh.cells_normal=48 --set solver.mesh.first_cell_height=2e-4"
+      " --set solver.mesh.farfield_radius=15 --set output.vtk=false",
+      summary));
   EXPECT_EQ(summary.dump().find("nan"), std::string::npos);
   EXPECT_NE(summary.dump().find("res_nu_tilde"), std::string::npos) << summary.dump();
 }
