@@ -11,7 +11,6 @@
 #include "core/statistics.hpp"
 #include "core/timer.hpp"
 #include "couplers/neural_step/neural_step_report.hpp"
-#include "surrogates/model_file.hpp"
 
 namespace surrox::couplers {
 namespace {
@@ -147,8 +146,8 @@ QgStartState perturbed(QgSolver& solver, const QgStartState& start) {
 // window = k dt.
 NeuralStepNetwork trained_network(const NeuralStepSettings& s, const NeuralStepWindows& w,
                                   long points, const CaseNode& section) {
-  const nlohmann::json meta = surrogates::read_model_metadata(s.model_file);
   NeuralStepNetwork network = NeuralStepNetwork::load(s.model_file);
+  const nlohmann::json& meta = network.stored_metadata();
   if (network.points() != points)
     section.fail("model", fmt::format("{} advances {} points, this case's grid has {}",
                                       s.model_file.string(), network.points(), points));

@@ -187,6 +187,7 @@ NeuralStepNetwork NeuralStepNetwork::load(const std::filesystem::path& path) {
                                  path.string(), meta.value("format_version", 0),
                                  kNeuralStepFormatVersion));
   NeuralStepNetwork net;
+  net.stored_metadata_ = meta;
   try {
     net.architecture_.hidden = meta.at("hidden").get<std::vector<long>>();
     net.basis_ = read_basis(archive, "pod");

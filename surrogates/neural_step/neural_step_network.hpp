@@ -53,6 +53,9 @@ class NeuralStepNetwork {
   void save(const std::filesystem::path& path, const nlohmann::json& about) const;
   // The metadata a saved file carries (family, points, modes, architecture, and `about`).
   nlohmann::json metadata(const nlohmann::json& about) const;
+  // The metadata of the file `load` read (empty for a network built from snapshots): callers
+  // take the window and field from here instead of opening the file again.
+  const nlohmann::json& stored_metadata() const { return stored_metadata_; }
 
   // The pairs of consecutive `snapshots` [T, n] as the network trains on them.
   ScaledPairs scaled_pairs(const torch::Tensor& snapshots) const;
@@ -87,6 +90,7 @@ class NeuralStepNetwork {
   torch::nn::Linear linear_{nullptr};
   torch::nn::Sequential mlp_{nullptr};
   std::vector<torch::Tensor> parameters_;
+  nlohmann::json stored_metadata_;
 };
 
 }  // namespace surrox::surrogates::neural_step

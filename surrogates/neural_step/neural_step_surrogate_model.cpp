@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "surrogates/model_file.hpp"
-
 namespace surrox::surrogates::neural_step {
 
 NeuralStepSurrogateModel::NeuralStepSurrogateModel(NeuralStepNetwork network,
@@ -12,7 +10,8 @@ NeuralStepSurrogateModel::NeuralStepSurrogateModel(NeuralStepNetwork network,
 
 std::unique_ptr<SurrogateModel> NeuralStepSurrogateModel::load(const std::filesystem::path& path) {
   NeuralStepNetwork network = NeuralStepNetwork::load(path);
-  return std::make_unique<NeuralStepSurrogateModel>(std::move(network), read_model_metadata(path));
+  nlohmann::json metadata = network.stored_metadata();
+  return std::make_unique<NeuralStepSurrogateModel>(std::move(network), std::move(metadata));
 }
 
 NamedTensors NeuralStepSurrogateModel::predict(const NamedTensors& inputs) {

@@ -7,7 +7,6 @@
 
 #include "core/error.hpp"
 #include "core/timer.hpp"
-#include "surrogates/model_file.hpp"
 #include "training/neural_step/neural_step_model.hpp"
 #include "training/neural_step/neural_step_skill.hpp"
 #include "training/pod_lstm/pod_lstm_data.hpp"
@@ -125,7 +124,7 @@ void NeuralStepFamily::train(const TrainRequest& r, nlohmann::json& results) {
 
 void NeuralStepFamily::evaluate(const EvaluateRequest& r, nlohmann::json& results) {
   auto network = surrogates::neural_step::NeuralStepNetwork::load(r.model);
-  const nlohmann::json stored = surrogates::read_model_metadata(r.model);
+  const nlohmann::json& stored = network.stored_metadata();
   const Snapshots s = pod_lstm::read_snapshots(r.data, stored.at("field").get<std::string>());
   if (s.values.size(1) != network.points())
     throw InputError(fmt::format("{}: '{}' has {} values per snapshot, the model {}",
