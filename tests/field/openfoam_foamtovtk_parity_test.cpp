@@ -4,7 +4,8 @@
 // ctest-timeout: 600
 // An OpenFOAM case folder read directly (vtkOpenFOAMReader) against foamToVTK's export of the
 // same case: Debian's OpenFOAM v1912 makes a 10 × 10 lid-driven cavity (blockMesh, three icoFoam
-// steps) at test time and foamToVTK exports every time. Cell rows (centres, distance to the
+// steps) at test time, graded and written in binary, and uniform in ASCII, and foamToVTK exports
+// every time. Cell rows (centres, distance to the
 // lid patch, cell sizes, p and U) and patch rows must equal the export's to single-precision
 // round-off (both hold float32 values); point coordinates too, point values are each tool's own
 // cell-to-point interpolation and are compared where both take them from the same boundary
@@ -30,11 +31,11 @@ namespace fs = std::filesystem;
 
 // A cavity solved and exported in a folder of its own (beside the tests' scratch folders,
 // which each test's scratch_dir() empties), named `cavity` so that foamToVTK writes cavity_N.vtm.
-fs::path make_cavity(const std::string& name, double grading) {
+fs::path make_cavity(const std::string& name, double grading, const std::string& format) {
   const fs::path d =
       surrox::testing::scratch_dir().parent_path() / ("OpenFoamParity." + name) / "cavity";
   fs::remove_all(d);
-  surrox::testing::write_cavity_case(d, 10, 3, grading);
+  surrox::testing::write_cavity_case(d, 10, 3, grading, format);
   std::string log;
   const int rc = surrox::testing::run_openfoam(
       d,
@@ -52,9 +53,10 @@ fs::path make_cavity(const std::string& name, double grading) {
   return d;
 }
 
-// The graded cavity (cells 3 times larger at one end than at the other), once per process.
+// The graded cavity (cells 3 times larger at one end than at the other), its mesh and fields
+// written in OpenFOAM's binary format (double precision), once per process.
 const fs::path& cavity_folder() {
-  static const fs::path dir = make_cavity("graded", 3.0);
+  static const fs::path dir = make_cavity("graded", 3.0, "binary");
   return dir;
 }
 
@@ -190,7 +192,7 @@ PointParity point_parity(const fs::path& folder) {
 TEST(OpenFoamParity, PointRowsEqualFoamToVtkOnAUniformMesh) {
   ASSERT_TRUE(openfoam_cavity_ready());
   // On equal cells every weighting of the surrounding cells is the plain average.
-  const PointParity d = point_parity(make_cavity("uniform", 1.0));
+  const PointParity d = point_parity(make_cavity("uniform", 1.0, "ascii"));
   EXPECT_LE(d.coordinates, kSinglePrecision);
   EXPECT_LE(d.p, kSinglePrecision);
   EXPECT_LE(d.u, kSinglePrecision);

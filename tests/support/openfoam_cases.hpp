@@ -87,16 +87,16 @@ inline void write_two_cell_case(const std::filesystem::path& dir, bool polyhedra
 
 // The lid-driven cavity (OpenFOAM's icoFoam tutorial) on n × n × 1 cells in 0.1 m × 0.1 m
 // (`grading`: the ratio of the last to the first cell's size along x and y, 1 for a uniform
-// mesh), with `steps` time steps of 0.005 s, each written.
+// mesh), with `steps` time steps of 0.005 s, each written in `format` (ascii or binary).
 inline void write_cavity_case(const std::filesystem::path& dir, int n, int steps,
-                              double grading = 1.0) {
+                              double grading = 1.0, const std::string& format = "ascii") {
   write_foam_file(dir / "system" / "controlDict", "dictionary",
                   fmt::format("application icoFoam;\nstartFrom startTime;\nstartTime 0;\n"
                               "stopAt endTime;\nendTime {};\ndeltaT 0.005;\n"
-                              "writeControl timeStep;\nwriteInterval 1;\nwriteFormat ascii;\n"
+                              "writeControl timeStep;\nwriteInterval 1;\nwriteFormat {};\n"
                               "writePrecision 12;\ntimeFormat general;\ntimePrecision 6;\n"
                               "runTimeModifiable false;\n",
-                              0.005 * steps));
+                              0.005 * steps, format));
   write_foam_file(
       dir / "system" / "blockMeshDict", "dictionary",
       fmt::format("scale 0.1;\nvertices ((0 0 0) (1 0 0) (1 1 0) (0 1 0) (0 0 0.1) (1 0 0.1) "
