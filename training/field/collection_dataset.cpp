@@ -28,11 +28,16 @@ nlohmann::json collection_file_stamp(const fs::path& file) {
           std::chrono::duration_cast<std::chrono::nanoseconds>(mtime).count()};
 }
 
-// A VTK file's path, size and modification time; for an OpenFOAM case folder those of every
-// file in it (a new time directory or a rewritten field changes them), caches left out.
+// A VTK file's name, path, size and modification time (as before OpenFOAM cases, so existing
+// caches stay valid); for an OpenFOAM case folder its time and those of every file in it (a new
+// time directory or a rewritten field changes them), caches left out.
 nlohmann::json collection_case_stamp(const CollectionCase& c) {
   std::error_code error;
-  if (!fs::is_directory(c.file, error)) return collection_file_stamp(c.file);
+  if (!fs::is_directory(c.file, error)) {
+    nlohmann::json stamp = collection_file_stamp(c.file);
+    stamp.insert(stamp.begin(), c.name);
+    return stamp;
+  }
   std::vector<fs::path> files;
   for (const auto& entry : fs::recursive_directory_iterator(c.file, error)) {
     const std::string name = entry.path().filename().string();
@@ -42,7 +47,7 @@ nlohmann::json collection_case_stamp(const CollectionCase& c) {
   std::sort(files.begin(), files.end());
   nlohmann::json stamps = nlohmann::json::array();
   for (const auto& file : files) stamps.push_back(collection_file_stamp(file));
-  return {c.file.string(), c.time, stamps};
+  return {c.name, c.file.string(), c.time, stamps};
 }
 
 // What the cache depends on: the channel description, the OpenFOAM time, the manifest's text
@@ -55,7 +60,7 @@ std::string collection_fingerprint(const CollectionChannelSpec& spec,
   j["channels"] = spec.to_json();
   j["manifest"] = manifest_text;
   j["files"] = nlohmann::json::array();
-  for (const auto& c : cases) j["files"].push_back({c.name, collection_case_stamp(c)});
+  for (const auto& c : cases) j["files"].push_back(collection_case_stamp(c));
   // Only collections with an OpenFOAM case depend on `time`: other caches stay valid.
   if (std::any_of(cases.begin(), cases.end(),
                   [](const CollectionCase& c) { return io::is_openfoam_case(c.file); }))
