@@ -24,8 +24,9 @@ class EvaluateCommand final : public Command {
     app.add_option("model", model_, "a model.pt written by `surrox train` (or TorchScript)")
         ->required();
     app.add_option("data", data_,
-                   "the dataset to evaluate on, of the kind the model's family trains on (a "
-                   "sweep dataset for `field` models)")
+                   "the dataset to evaluate on, of the kind the model's family trains on "
+                   "(`field` models: a sweep dataset, or for a model trained on a collection a "
+                   "VTK file, an OpenFOAM case folder, a manifest, a glob or a folder)")
         ->required();
     app.add_option("--baseline-neighbours", baseline_neighbours_,
                    "field models: k of the inverse-distance interpolation baseline (the k "

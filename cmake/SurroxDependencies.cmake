@@ -48,7 +48,9 @@ if(NOT TARGET surrox_gloo)
 endif()
 find_package(VTK 9.1 REQUIRED COMPONENTS
   CommonCore CommonDataModel CommonExecutionModel IOCore IOXML IOXMLParser IOLegacy
-  IOParallelXML ParallelMPI FiltersCore FiltersVerdict)
+  IOParallelXML ParallelMPI FiltersCore FiltersVerdict
+  # vtkOpenFOAMReader: OpenFOAM case folders read directly (io/vtk_openfoam_case.cpp)
+  IOGeometry)
 find_package(yaml-cpp REQUIRED)
 find_package(CLI11 QUIET)
 find_package(spdlog REQUIRED)

@@ -12,6 +12,8 @@
 
 #include "core/error.hpp"
 #include "io/vtk_geometry.hpp"
+#include "io/vtk_openfoam_case.hpp"
+#include "io/vtk_reader.hpp"
 
 namespace surrox::training {
 namespace {
@@ -33,18 +35,35 @@ std::vector<std::string> collection_split_csv(const std::string& line) {
   return cells;
 }
 
+// A case's file: a VTK file, or an OpenFOAM case folder (named by the folder, "cavity/" too).
 CollectionCase collection_case_of(const fs::path& folder, const std::string& file,
                                   const std::string& where) {
   if (file.empty()) throw InputError(where + ": the `file` of a case is empty");
   CollectionCase c;
   c.file = fs::path(file).is_absolute() ? fs::path(file) : folder / file;
   c.file = c.file.lexically_normal();
-  c.name = fs::path(file).stem().string();
+  if (!c.file.has_filename()) c.file = c.file.parent_path();
   c.where = where;
   std::error_code error;
+  if (fs::is_directory(c.file, error)) {
+    if (!io::is_openfoam_case(c.file))
+      throw InputError(where + ": " + c.file.string() +
+                       " is a folder but not an OpenFOAM case folder (it has no "
+                       "system/controlDict); a case is a VTK file or an OpenFOAM case folder");
+    c.name = c.file.filename().string();
+    return c;
+  }
+  c.name = fs::path(file).stem().string();
   if (!fs::is_regular_file(c.file, error))
     throw InputError(where + ": no such file " + c.file.string());
   return c;
+}
+
+// An OpenFOAM case's `time` column says which time is read; it stays a parameter as well (a
+// number can be an input; `latest` cannot). A VTK file's `time` is only a parameter.
+void collection_case_time(CollectionCase& c) {
+  auto it = c.parameters.find("time");
+  if (it != c.parameters.end() && io::is_openfoam_case(c.file)) c.time = it->second;
 }
 
 std::vector<CollectionCase> collection_from_csv(const fs::path& path, const std::string& text) {
@@ -76,6 +95,7 @@ std::vector<CollectionCase> collection_from_csv(const fs::path& path, const std:
       else
         c.parameters[header[k]] = cells[k];
     }
+    collection_case_time(c);
     cases.push_back(std::move(c));
   }
   if (header.empty()) throw InputError(path.string() + ": the manifest is empty");
@@ -110,6 +130,7 @@ std::vector<CollectionCase> collection_from_yaml(const fs::path& path, const std
       else
         c.parameters[key] = kv.second.Scalar();
     }
+    collection_case_time(c);
     cases.push_back(std::move(c));
   }
   return cases;
@@ -251,30 +272,40 @@ class CollectionColumns {
 
 std::vector<CollectionCase> collection_cases(const std::string& files, const fs::path& base,
                                              std::string* fingerprint_text) {
-  if (files.empty()) throw InputError("`files` is empty: give a manifest or a glob of VTK files");
+  if (files.empty())
+    throw InputError(
+        "`files` is empty: give a manifest, a glob of VTK files or an OpenFOAM case folder");
   fs::path pattern(files);
   if (pattern.is_relative()) pattern = base / pattern;
   std::error_code error;
   if (fs::is_directory(pattern, error)) {
-    // A folder: its manifest when it has one (the cases' parameters are there), else its VTK
-    // files, in name order.
+    // A folder: its manifest when it has one (the cases' parameters are there), else the
+    // folder itself when it is an OpenFOAM case, else its VTK files and OpenFOAM case
+    // sub-folders, in name order.
     for (const char* manifest : {"manifest.csv", "manifest.yaml", "manifest.yml"})
       if (fs::is_regular_file(pattern / manifest, error))
         return collection_cases((pattern / manifest).string(), base, fingerprint_text);
+    if (fingerprint_text) fingerprint_text->clear();
+    if (io::is_openfoam_case(pattern)) {
+      CollectionCase c = collection_case_of({}, pattern.string(), pattern.string());
+      c.where = c.file.string();
+      return {c};
+    }
     std::vector<fs::path> found;
     for (const auto& entry : fs::directory_iterator(pattern, error)) {
       const std::string e = collection_lower(entry.path().extension().string());
-      if (entry.is_regular_file() && (e == ".vtu" || e == ".vts" || e == ".vti" || e == ".vtp" ||
-                                      e == ".vtr" || e == ".vtk" || e == ".vtm"))
+      if ((entry.is_regular_file() && (e == ".vtu" || e == ".vts" || e == ".vti" || e == ".vtp" ||
+                                       e == ".vtr" || e == ".vtk" || e == ".vtm")) ||
+          io::is_openfoam_case(entry.path()))
         found.push_back(entry.path());
     }
     std::sort(found.begin(), found.end());
     if (found.empty())
       throw InputError(
-          "is a folder with neither a manifest (manifest.csv, .yaml) nor VTK files (.vtu, .vts, "
-          ".vti, .vtp, .vtr, .vtk, .vtm)",
+          "is a folder with neither a manifest (manifest.csv, .yaml), nor system/controlDict (an "
+          "OpenFOAM case folder), nor VTK files (.vtu, .vts, .vti, .vtp, .vtr, .vtk, .vtm) or "
+          "OpenFOAM case folders in it",
           {pattern.string()});
-    if (fingerprint_text) fingerprint_text->clear();
     std::vector<CollectionCase> cases;
     for (const auto& f : found)
       cases.push_back(collection_case_of({}, f.string(), pattern.string()));
@@ -301,8 +332,8 @@ std::vector<CollectionCase> collection_cases(const std::string& files, const fs:
   globfree(&matches);
   if (cases.empty())
     throw InputError(
-        "matches no file (a glob of VTK files, or a manifest ending in .csv, .yaml, "
-        ".yml)",
+        "matches no file (a glob of VTK files or OpenFOAM case folders, or a manifest ending in "
+        ".csv, .yaml, .yml)",
         {pattern.string()});
   return cases;  // glob(3) sorts the matches
 }
@@ -327,6 +358,18 @@ CollectionChannelSpec CollectionChannelSpec::from_json(const nlohmann::json& j,
     return spec;
   } catch (const nlohmann::json::exception& e) {
     throw InputError(source + ": the model's data description is incomplete: " + e.what());
+  }
+}
+
+io::MeshCollection read_collection_case(const CollectionCase& c, const std::string& default_time) {
+  if (!io::is_openfoam_case(c.file)) return io::read_vtk(c.file);
+  const std::string& time = c.time.empty() ? default_time : c.time;
+  try {
+    return io::read_openfoam_case(c.file, time.empty() ? io::kOpenFoamLatestTime : time);
+  } catch (const InputError& e) {
+    // A manifest's line (or the glob) says where the case came from; the folder is in e.
+    if (c.where == c.file.string()) throw;
+    throw InputError(c.where + ": " + e.what());
   }
 }
 

@@ -1,10 +1,10 @@
 #pragma once
-// Cases and channels of a training dataset read from a collection of VTK/ParaView files
-// (no LibTorch here): which files make the cases (a glob, or a CSV/YAML manifest of file and
-// parameters), and how one file becomes rows of input, target and weight values — named point
-// or cell arrays, derived channels (coordinates, distance to a surface block, cell sizes) and
-// the case's parameters broadcast to every row. The same code turns a held-out file into a
-// trained model's inputs, from the description the model's metadata keeps (to_json).
+// Cases and channels of a training dataset read from a collection of VTK/ParaView files or
+// OpenFOAM case folders (no LibTorch here): which files make the cases (a glob, or a CSV/YAML
+// manifest of file and parameters), and how one file becomes rows of input, target and weight
+// values — named point or cell arrays, derived channels (coordinates, distance to a surface block,
+// cell sizes) and the case's parameters broadcast to every row. The same code turns a held-out file
+// into a trained model's inputs, from the description the model's metadata keeps (to_json).
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -17,16 +17,22 @@ namespace surrox::training {
 
 struct CollectionCase {
   std::string name;                               // the file's stem, or the manifest's `name`
-  std::filesystem::path file;                     // absolute
+  std::filesystem::path file;                     // absolute; a VTK file or an OpenFOAM case
   std::map<std::string, std::string> parameters;  // manifest columns, as written
   std::string where;                              // "manifest.csv:3" for error messages
+  // An OpenFOAM case folder's time from the manifest's `time` column (which stays a parameter
+  // too); "": the data section's `time`. Unused for VTK files.
+  std::string time;
 };
 
-// What makes the cases: a manifest (.csv, .yaml, .yml) or a glob pattern of VTK files,
-// relative to `base` when not absolute. CSV: a header line whose first column is `file`, an
+// What makes the cases: a manifest (.csv, .yaml, .yml), a glob pattern of VTK files or OpenFOAM
+// case folders (a folder with system/controlDict), or a folder (its manifest, else itself when
+// it is an OpenFOAM case, else its VTK files and OpenFOAM case sub-folders), relative to `base`
+// when not absolute. CSV: a header line whose first column is `file`, an
 // optional `name` column, then one column per parameter; one case per line, no quoting (a
 // value holds no comma); '#' starts a comment line. YAML: a list of maps, each with `file`
 // and the parameters (or {cases: [...]}). Files are relative to the manifest's folder.
+// For an OpenFOAM case folder a `time` column or key (`latest` or a time) names the time read.
 // InputError naming the manifest and line for a malformed manifest, a missing file, or a
 // glob that matches nothing. `fingerprint_text` gets the manifest's text (empty for a glob).
 std::vector<CollectionCase> collection_cases(const std::string& files,
@@ -56,6 +62,10 @@ struct CollectionRows {
   // rows in VTK order, i fastest) when the block is a .vts or .vti; empty otherwise.
   std::vector<long> grid;
 };
+
+// One case's file: io::read_vtk for a VTK file, io::read_openfoam_case for an OpenFOAM case
+// folder at the case's `time` ("" : `default_time`, "latest" or a time).
+io::MeshCollection read_collection_case(const CollectionCase& c, const std::string& default_time);
 
 // One case's rows. `with_targets` false: outputs are not read (a file to predict on). An
 // InputError names the file and says what is missing and what the file has.

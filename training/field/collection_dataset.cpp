@@ -12,7 +12,7 @@
 
 #include "core/error.hpp"
 #include "io/hdf5_collection_cache.hpp"
-#include "io/vtk_reader.hpp"
+#include "io/vtk_openfoam_case.hpp"
 #include "training/field/collection_channels.hpp"
 
 namespace surrox::training {
@@ -20,23 +20,51 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// What the cache depends on: the channel description, the manifest's text and every file's
-// path, size and modification time (a rewritten file changes its mtime).
+nlohmann::json collection_file_stamp(const fs::path& file) {
+  std::error_code error;
+  const auto size = fs::file_size(file, error);
+  const auto mtime = fs::last_write_time(file, error).time_since_epoch();
+  return {file.string(), static_cast<std::uint64_t>(size),
+          std::chrono::duration_cast<std::chrono::nanoseconds>(mtime).count()};
+}
+
+// A VTK file's name, path, size and modification time (as before OpenFOAM cases, so existing
+// caches stay valid); for an OpenFOAM case folder its time and those of every file in it (a new
+// time directory or a rewritten field changes them), caches left out.
+nlohmann::json collection_case_stamp(const CollectionCase& c) {
+  std::error_code error;
+  if (!fs::is_directory(c.file, error)) {
+    nlohmann::json stamp = collection_file_stamp(c.file);
+    stamp.insert(stamp.begin(), c.name);
+    return stamp;
+  }
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(c.file, error)) {
+    const std::string name = entry.path().filename().string();
+    const bool cache = name.size() > 9 && name.compare(name.size() - 9, 9, ".cache.h5") == 0;
+    if (entry.is_regular_file() && !cache) files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  nlohmann::json stamps = nlohmann::json::array();
+  for (const auto& file : files) stamps.push_back(collection_file_stamp(file));
+  return {c.name, c.file.string(), c.time, stamps};
+}
+
+// What the cache depends on: the channel description, the OpenFOAM time, the manifest's text
+// and every file's path, size and modification time (a rewritten file changes its mtime).
 std::string collection_fingerprint(const CollectionChannelSpec& spec,
                                    const std::vector<CollectionCase>& cases,
-                                   const std::string& manifest_text) {
+                                   const std::string& manifest_text, const std::string& time) {
   nlohmann::json j;
   j["cache_version"] = 1;
   j["channels"] = spec.to_json();
   j["manifest"] = manifest_text;
   j["files"] = nlohmann::json::array();
-  for (const auto& c : cases) {
-    std::error_code error;
-    const auto size = fs::file_size(c.file, error);
-    const auto mtime = fs::last_write_time(c.file, error).time_since_epoch();
-    j["files"].push_back({c.name, c.file.string(), static_cast<std::uint64_t>(size),
-                          std::chrono::duration_cast<std::chrono::nanoseconds>(mtime).count()});
-  }
+  for (const auto& c : cases) j["files"].push_back(collection_case_stamp(c));
+  // Only collections with an OpenFOAM case depend on `time`: other caches stay valid.
+  if (std::any_of(cases.begin(), cases.end(),
+                  [](const CollectionCase& c) { return io::is_openfoam_case(c.file); }))
+    j["openfoam_time"] = time;
   return j.dump();
 }
 
@@ -144,7 +172,8 @@ io::CollectionCache collection_cached_rows(const CaseNode& c, const CollectionCh
                                            const std::vector<CollectionCase>& cases,
                                            const std::string& manifest_text) {
   const fs::path cache_path = collection_cache_path(c);
-  const std::string fingerprint = collection_fingerprint(spec, cases, manifest_text);
+  const std::string fingerprint =
+      collection_fingerprint(spec, cases, manifest_text, c.string("time"));
   std::string why;
   std::optional<io::CollectionCache> cache =
       io::read_collection_cache(cache_path, fingerprint, &why);
@@ -155,7 +184,7 @@ io::CollectionCache collection_cached_rows(const CaseNode& c, const CollectionCh
     io::CollectionCache built;
     built.fingerprint = fingerprint;
     for (const auto& k : cases) {
-      CollectionRows rows = collection_rows(io::read_vtk(k.file), k, spec);
+      CollectionRows rows = collection_rows(read_collection_case(k, c.string("time")), k, spec);
       if (built.cases.empty()) {
         built.input_names = rows.input_names;
         built.output_names = rows.output_names;
@@ -253,27 +282,37 @@ void finish_collection_set(TensorSet& set, const FieldDataset& data, bool weight
 Schema CollectionDataset::schema() {
   Schema s(
       "Training data from a collection of VTK/ParaView files (.vtu .vtp .vts .vti .pvtu .pvd .vtm, "
-      "legacy .vtk), one case per file: named point or cell arrays and derived channels as "
-      "inputs and outputs, cases split whole. Per-point networks (mlp) take cases on different "
+      "legacy .vtk) or OpenFOAM case folders (read directly, no foamToVTK step), one case per "
+      "file or folder: named point or cell arrays and derived channels as inputs and outputs, "
+      "cases split whole. Per-point networks (mlp) take cases on different "
       "meshes; grid networks (unet) need every case on one shared 2D structured grid (.vts, "
       ".vti).");
   s.string("files",
-           "a manifest (.csv or .yaml: `file`, optional `name`, then the case's parameters), a "
-           "glob of VTK files (e.g. cases/*.vtu) or a folder (its manifest.csv/.yaml if it has "
-           "one, else its VTK files), relative to this config's folder");
+           "a manifest (.csv or .yaml: `file`, optional `name`, then the case's parameters; `file` "
+           "is a VTK file or an OpenFOAM case folder), a glob of VTK files (e.g. cases/*.vtu) or "
+           "OpenFOAM case folders, or a folder (its manifest.csv/.yaml if it has one, else the "
+           "folder itself when it holds system/controlDict, else its VTK files and OpenFOAM case "
+           "folders), relative to this config's folder");
   s.choice("rows", {"points", "cells"},
            "what a training row is: a point of each case's mesh (point arrays) or a cell (cell "
            "arrays)")
       .fallback("points");
   s.string("block",
-           "the block of a multiblock (.vtm) file that holds the arrays, by its path of block "
-           "names (e.g. internalMesh); empty: the first block, or the last step of a .pvd")
+           "the block of a multiblock (.vtm) file or OpenFOAM case that holds the arrays, by its "
+           "path of block names (e.g. internalMesh, boundary/wall); empty: the first block (an "
+           "OpenFOAM case's internalMesh), or the last step of a .pvd")
       .fallback("\"\"");
+  s.string("time",
+           "OpenFOAM case folders: the time directory read, `latest` (the last one) or a time "
+           "(e.g. 0.5, matched by value); a manifest's `time` column or key sets it per case "
+           "(and stays a parameter)")
+      .fallback("latest");
   s.strings("inputs",
             "per-row input channels: arrays (name or name[component]; all components when a "
             "vector is named), coord_x, coord_y, coord_z (the point, or the cell centre), "
             "distance_to:<block> (distance to the cells of another block, e.g. "
-            "distance_to:boundary/wall), cell_size (volume/area/length; rows: cells)")
+            "distance_to:boundary/wall, an OpenFOAM patch as foamToVTK and the case reader name "
+            "it), cell_size (volume/area/length; rows: cells)")
       .fallback("[coord_x, coord_y, coord_z]");
   s.strings("parameters",
             "manifest columns (numbers) broadcast to every row of the case as inputs (e.g. Re, "
@@ -371,7 +410,7 @@ FieldDataset CollectionDataset::load_all(const CaseNode& c, surrogates::GridSamp
   std::vector<std::string> names;
   std::vector<std::vector<long>> grids;
   for (const auto& k : cases) {
-    const CollectionRows rows = collection_rows(io::read_vtk(k.file), k, spec);
+    const CollectionRows rows = collection_rows(read_collection_case(k, c.string("time")), k, spec);
     names.push_back(k.name);
     grids.push_back(rows.grid);
     if (rows.input_names != inputs.names || rows.output_names != outputs.names)

@@ -36,7 +36,9 @@ void register_field_data_sources(FieldDataSources& sources) {
                         "a surrox sweep dataset (the cases of a `sweep` run)"});
   sources.add("collection",
               {[] { return std::make_unique<CollectionDataSource>(); }, CollectionDataset::schema(),
-               "a collection of VTK/ParaView files with a manifest or a glob"});
+               "a collection of VTK/ParaView files or OpenFOAM case folders (a folder with "
+               "system/controlDict): a manifest, a glob, a folder, one VTK file or one case "
+               "folder"});
 }
 
 }  // namespace

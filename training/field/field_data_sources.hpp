@@ -1,7 +1,8 @@
 #pragma once
 // Where the `field` family's data comes from, selected by the config's `data.type`: `sweep`
 // (a surrox sweep dataset, training/field/field_dataset.hpp; the default, so configs without a type
-// keep working) or `collection` (VTK/ParaView files, training/field/collection_dataset.hpp). Each
+// keep working) or `collection` (VTK/ParaView files or OpenFOAM case folders,
+// training/field/collection_dataset.hpp). Each
 // source builds the same FieldDataset for training, and for `surrox evaluate` every case of a
 // new DATA path normalised with the model's statistics.
 #include <string>

@@ -32,11 +32,12 @@ namespace {
 Schema field_config_schema() {
   Schema root(
       "A training config for `surrox train`, family `field`: per-cell (or per-point) fields of a "
-      "sweep dataset or of a collection of VTK files, the network and how to train it.");
+      "sweep dataset or of a collection of VTK files or OpenFOAM case folders, the network and "
+      "how to train it.");
   root.section("runtime", runtime_config_schema(), "threads and logging");
   root.component("data", field_data_sources(),
                  "the data and its channels: a sweep dataset (type sweep, the default) or a "
-                 "collection of VTK/ParaView files (type collection)")
+                 "collection of VTK/ParaView files or OpenFOAM case folders (type collection)")
       .default_type(kDefaultFieldDataSource);
   root.component("network", surrogates::networks(), "the network architecture").default_type("mlp");
   root.section("training", Trainer::schema(), "optimizer, schedule, loss, epochs, checkpoints");
