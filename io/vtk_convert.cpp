@@ -1,5 +1,6 @@
 #include "io/vtk_convert.hpp"
 
+#include <fmt/format.h>
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
 #include <vtkCellType.h>
@@ -256,6 +257,21 @@ std::string cells_problem(const MeshData& mesh) {
   return {};
 }
 
+// MeshData keeps a cell's points, not a polyhedron's faces: VTK could not rebuild such a cell
+// for the derived channels (it reads the points as a face stream; a real OpenFOAM mesh made it
+// ask for 41 GB), so a mesh with polyhedra is refused here, for every reader.
+void refuse_polyhedra(const MeshData& mesh, const std::string& source) {
+  const auto polyhedra = std::count(mesh.cell_types.begin(), mesh.cell_types.end(),
+                                    static_cast<std::uint8_t>(VTK_POLYHEDRON));
+  if (polyhedra > 0)
+    throw InputError(
+        fmt::format("has {} polyhedral cells (of {}), which surrox's meshes cannot hold (they keep "
+                    "no polyhedron faces); decompose them first: `foamToVTK -poly-decomp` for "
+                    "OpenFOAM cases, ParaView's Tetrahedralize filter for other files",
+                    polyhedra, mesh.cell_types.size()),
+        {source});
+}
+
 }  // namespace
 
 std::string mesh_problem(const MeshData& mesh) {
@@ -309,6 +325,7 @@ MeshData mesh_from_vtk(vtkDataObject* data, const std::string& source) {
     mesh.kind = MeshKind::kUnstructured;
     mesh.points = points_from(unstructured->GetPoints());
     unstructured_cells(unstructured, mesh);
+    refuse_polyhedra(mesh, source);
   } else if (auto* poly = vtkPolyData::SafeDownCast(dataset)) {
     mesh.kind = MeshKind::kPolyData;
     mesh.points = points_from(poly->GetPoints());

@@ -1,7 +1,6 @@
 #include "io/vtk_openfoam_case.hpp"
 
 #include <fmt/format.h>
-#include <vtkCellType.h>
 #include <vtkCompositeDataSet.h>
 #include <vtkDataSet.h>
 #include <vtkDoubleArray.h>
@@ -121,20 +120,6 @@ void openfoam_collect(vtkMultiBlockDataSet* blocks, const std::string& prefix, d
   }
 }
 
-// MeshData keeps a cell's points, not a polyhedron's faces, so VTK could not rebuild such a
-// cell for the derived channels (it would read the points as a face stream).
-void openfoam_refuse_polyhedra(const MeshData& cells, const fs::path& folder) {
-  const auto polyhedra = std::count(cells.cell_types.begin(), cells.cell_types.end(),
-                                    static_cast<std::uint8_t>(VTK_POLYHEDRON));
-  if (polyhedra > 0)
-    throw InputError(
-        fmt::format("has {} polyhedral cells (of {}), which surrox's meshes cannot hold (they keep "
-                    "no polyhedron faces); export it with `foamToVTK -poly-decomp` (tetrahedra and "
-                    "pyramids) and list the .vtm instead",
-                    polyhedra, cells.number_of_cells()),
-        {folder.string()});
-}
-
 }  // namespace
 
 bool is_openfoam_case(const std::filesystem::path& path) {
@@ -188,7 +173,6 @@ MeshCollection read_openfoam_case(const std::filesystem::path& folder, const std
   openfoam_collect(blocks, "", times.values[t], folder, &out);
   if (out.entries.empty() || out.entries.front().name != "internalMesh")
     openfoam_fail("vtkOpenFOAMReader gave no internal mesh (no cells?)", capture, folder);
-  openfoam_refuse_polyhedra(out.entries.front().mesh, folder);
   return out;
 }
 
