@@ -28,6 +28,10 @@ class PredictCommand final : public Command {
                    "case: a VTK file, an OpenFOAM case folder, or a manifest of one case (when "
                    "the model takes parameters); its output arrays need not be there")
         ->required();
+    app.add_flag("--openfoam", openfoam_,
+                 "DATA an OpenFOAM case folder and the model's rows its cells: also OUT/case, a "
+                 "copy of the case (0/ only, no processor*/) whose 0/<field> internalField of "
+                 "each predicted field is the prediction, boundary conditions kept");
   }
   std::filesystem::path default_output_dir() const override {
     return default_output_for("predict-", data_.empty() ? "DATA" : data_);
@@ -44,7 +48,7 @@ class PredictCommand final : public Command {
     results["model"] = model_;
     results["data"] = data_;
     results["family"] = family;
-    const training::PredictRequest request{model_, data_, runtime, output_dir, family};
+    const training::PredictRequest request{model_, data_, runtime, output_dir, family, openfoam_};
     families.create(family)->predict(request, results);
     spdlog::info("predicted with a {} model on {}: {}", family, data_,
                  output_dir.empty() ? "see the log" : (output_dir / "summary.json").string());
@@ -53,6 +57,7 @@ class PredictCommand final : public Command {
 
  private:
   std::string model_, data_;
+  bool openfoam_ = false;
 };
 
 }  // namespace

@@ -35,7 +35,7 @@ fs::path train_point_model(const fs::path& dir) {
   std::ofstream(dir / "train.yml") << R"(family: field
 runtime: {threads: 1, log_level: warn}
 data: {type: collection, files: train/manifest.csv, inputs: [coord_x, coord_y], parameters: [Re],
-       outputs: [u, velocity], split: [0.7, 0.3, 0.0], seed: 1, dtype: float64}
+       outputs: [u, velocity], split: [0.7, 0.3, 0.0], seed: 1}
 network: {type: mlp, hidden: [8], activation: tanh}
 training: {epochs: 3, batch_size: 64, seed: 1, optimizer: {type: adam, lr: 3.0e-3},
            loss: {type: mse}}
@@ -64,11 +64,11 @@ TEST(PredictCommand, WritesTheModelsPredictionOnTheHeldOutMesh) {
 
   std::string out;
   const fs::path predicted = dir / "predicted";
-  ASSERT_EQ(surrox::testing::run_surrox("predict " + model_path.string() + " " +
-                                            (dir / "heldout.csv").string() + " -o " +
-                                            predicted.string(),
-                                        &out),
-            0)
+  ASSERT_EQ(
+      surrox::testing::run_surrox("predict " + model_path.string() + " " +
+                                      (dir / "heldout.csv").string() + " -o " + predicted.string(),
+                                  &out),
+      0)
       << out;
   const auto r = predict_results_of(predicted);
   EXPECT_EQ(r["family"], "field");

@@ -7,6 +7,8 @@
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "io/openfoam_initial_fields.hpp"
+#include "io/vtk_openfoam_case.hpp"
 #include "io/vtk_writer.hpp"
 #include "training/field/collection_dataset.hpp"
 #include "training/field/field_data_sources.hpp"
@@ -61,6 +63,48 @@ io::MeshData predicted_mesh(const io::MeshData& mesh, bool on_cells, const torch
     data.push_back(std::move(array));
   }
   return out;
+}
+
+// --openfoam: OUT/case, a copy of the OpenFOAM case DATA whose 0/<array> of every predicted
+// scalar or vector array is the prediction (one value per cell); the case's other fields stay.
+void write_openfoam_prediction(const CollectionPredictionCase& c, const torch::Tensor& prediction,
+                               const std::vector<PredictedArray>& arrays,
+                               const std::filesystem::path& output_dir, nlohmann::json& results) {
+  const std::string& case_file = c.source.file.string();
+  if (!c.spec.on_cells || !(c.spec.block.empty() || c.spec.block == "internalMesh"))
+    throw InputError(case_file +
+                     ": --openfoam needs a model whose rows are the cells of the "
+                     "internalMesh (data.rows: cells); this one's are " +
+                     (c.spec.on_cells ? "cells of " + c.spec.block : std::string("points")));
+  // Written beside, then put in place of a former OUT/case: never a half-written case.
+  const std::filesystem::path final_copy = output_dir / "case", copy = output_dir / "case.partial";
+  std::filesystem::remove_all(copy);
+  io::copy_openfoam_case_initial(c.source.file, copy);
+  const torch::Tensor rows = prediction.to(torch::kFloat64).contiguous();
+  nlohmann::json written = nlohmann::json::array(), kept = nlohmann::json::array();
+  for (const auto& a : arrays) {
+    const auto field = copy / "0" / a.name;
+    if (!std::filesystem::is_regular_file(field) || (a.components != 1 && a.components != 3)) {
+      kept.push_back(a.name);
+      continue;
+    }
+    const torch::Tensor part = rows.slice(1, a.first, a.first + a.components).contiguous();
+    io::HostArray values("field", static_cast<std::size_t>(part.size(0)),
+                         static_cast<std::size_t>(a.components));
+    std::copy(part.data_ptr<double>(), part.data_ptr<double>() + part.numel(), values.data());
+    io::write_internal_field(field, values);
+    written.push_back(a.name);
+  }
+  if (written.empty())
+    throw InputError(case_file +
+                     ": no predicted array is a scalar or vector field in its 0/ "
+                     "directory, so --openfoam has nothing to write");
+  if (!kept.empty())
+    spdlog::warn("--openfoam: {} not written (no scalar or vector field of that name in 0/)",
+                 kept.dump());
+  std::filesystem::remove_all(final_copy);
+  std::filesystem::rename(copy, final_copy);
+  results["openfoam"] = {{"case", final_copy.string()}, {"fields", written}, {"not_written", kept}};
 }
 
 // The case DATA names, read as the model's training data section reads its cases.
@@ -130,9 +174,15 @@ void predict_field_case(const PredictRequest& request, nlohmann::json& results) 
   results["row_count"] = prediction.size(0);
   results["arrays"] = written;
   results["outputs"] = {{"prediction", file.string()}};
+  if (request.openfoam && !io::is_openfoam_case(c.source.file))
+    throw InputError(c.source.file.string() +
+                     ": --openfoam writes into a copy of an OpenFOAM case folder; this case is "
+                     "not one");
   if (request.runtime.root() && !request.output_dir.empty()) {
     std::filesystem::create_directories(request.output_dir);
     io::write_vtk(mesh, file);
+    if (request.openfoam)
+      write_openfoam_prediction(c, prediction, arrays, request.output_dir, results);
     spdlog::info("predicted {} on {} {} of {}: {}", fmt::join(c.output_names, ", "),
                  prediction.size(0), results["rows"].get<std::string>(), c.source.name,
                  file.string());
