@@ -60,6 +60,7 @@ std::unique_ptr<Command> make_convert_command();
 std::unique_ptr<Command> make_docs_command();
 std::unique_ptr<Command> make_train_command();
 std::unique_ptr<Command> make_evaluate_command();
+std::unique_ptr<Command> make_predict_command();
 std::unique_ptr<Command> make_compress_command();          // a deep_potential verb
 std::unique_ptr<Command> make_concurrent_learn_command();  // a deep_potential verb
 std::unique_ptr<Command> make_mesh_command();              // command_mesh.cpp

@@ -11,6 +11,7 @@ std::vector<std::unique_ptr<Command>> make_commands() {
   commands.push_back(make_mesh_command());
   commands.push_back(make_train_command());
   commands.push_back(make_evaluate_command());
+  commands.push_back(make_predict_command());
   for (const auto& make : family_commands()) commands.push_back(make());
   commands.push_back(make_docs_command());
   return commands;

@@ -1,5 +1,6 @@
 #include <yaml-cpp/yaml.h>
 
+#include "core/error.hpp"
 #include "training/surrogate_family.hpp"
 
 namespace surrox::training {
@@ -10,6 +11,11 @@ FamilyRegistry& surrogate_family_registry() {
 }
 
 const FamilyRegistry& surrogate_families() { return surrogate_family_registry(); }
+
+void SurrogateFamily::predict(const PredictRequest& request, nlohmann::json&) {
+  throw InputError(request.model.string() + ": a model of family '" + request.family +
+                   "', which has no `surrox predict`; " + kPredictAccepts);
+}
 
 Schema runtime_config_schema() {
   Schema runtime("Threads and logging.");

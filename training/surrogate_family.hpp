@@ -33,6 +33,20 @@ struct EvaluateRequest {
   long baseline_neighbours = 3;      // k of the field family's interpolation baseline
 };
 
+struct PredictRequest {
+  std::filesystem::path model, data;  // surrox predict MODEL DATA
+  Runtime& runtime;
+  std::filesystem::path output_dir;  // where the prediction goes (rank 0)
+  std::string family;                // the model's, from its metadata
+  bool openfoam = false;             // --openfoam: also a copy of the OpenFOAM case DATA
+};
+
+// What `surrox predict` accepts, for the errors of families that do not predict.
+inline constexpr const char* kPredictAccepts =
+    "surrox predict takes a `field` model trained on a collection (VTK files or OpenFOAM case "
+    "folders) and one case to apply it to: a VTK file, an OpenFOAM case folder, or a manifest "
+    "listing one case (needed when the model takes parameters)";
+
 class SurrogateFamily {
  public:
   virtual ~SurrogateFamily() = default;
@@ -41,6 +55,9 @@ class SurrogateFamily {
   virtual void train(const TrainRequest& request, nlohmann::json& results) = 0;
   // Measures a model of this family on a dataset; the figures go into `results`.
   virtual void evaluate(const EvaluateRequest& request, nlohmann::json& results) = 0;
+  // Applies a model of this family to a new case and writes the prediction into output_dir;
+  // what was written goes into `results`. Families without it refuse (InputError).
+  virtual void predict(const PredictRequest& request, nlohmann::json& results);
 };
 
 // An entry's schema is the family's whole training config except the `family` key.

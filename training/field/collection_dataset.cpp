@@ -449,4 +449,31 @@ FieldDataset CollectionDataset::load_all(const CaseNode& c, surrogates::GridSamp
   return data;
 }
 
+CollectionPredictionCase CollectionDataset::prediction_case(
+    const CaseNode& c, const std::vector<std::string>& inputs,
+    const std::vector<std::string>& outputs) {
+  CollectionPredictionCase out;
+  out.spec = collection_spec_of(c);
+  std::string manifest_text;
+  const std::vector<CollectionCase> cases = collection_cases_of(c, &manifest_text);
+  if (cases.size() != 1)
+    c.fail("files", fmt::format("holds {} cases; surrox predict applies the model to one case "
+                                "(a VTK file, an OpenFOAM case folder or a manifest of one case)",
+                                cases.size()));
+  if (!out.spec.parameters.empty() && manifest_text.empty())
+    c.fail("files", fmt::format("the model takes the parameters {} of each case: give a manifest "
+                                "(.csv or .yaml) listing the file and its parameters",
+                                fmt::join(out.spec.parameters, ", ")));
+  out.source = cases.front();
+  out.file = read_collection_case(out.source, c.string("time"));
+  const CollectionRows rows = collection_rows(out.file, out.source, out.spec, false);
+  if (rows.input_names != inputs)
+    throw InputError(fmt::format("gives the input channels {}; the model takes {}",
+                                 fmt::join(rows.input_names, ", "), fmt::join(inputs, ", ")),
+                     {out.source.file.string()});
+  out.output_names = outputs;
+  out.inputs = collection_tensor(rows.inputs);
+  return out;
+}
+
 }  // namespace surrox::training

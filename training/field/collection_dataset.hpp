@@ -9,9 +9,20 @@
 #include "core/case_node.hpp"
 #include "core/schema.hpp"
 #include "surrogates/input_description.hpp"
+#include "training/field/collection_channels.hpp"
 #include "training/field/field_dataset.hpp"
 
 namespace surrox::training {
+
+// One case a trained model is applied to (`surrox predict`): the file as read, which rows its
+// block gives, and the rows' inputs in physical units, [rows, inputs] float64.
+struct CollectionPredictionCase {
+  CollectionCase source;
+  io::MeshCollection file;
+  CollectionChannelSpec spec;
+  std::vector<std::string> output_names;  // the model's, expanded (U[0], U[1], U[2])
+  torch::Tensor inputs;
+};
 
 struct CollectionDataset {
   // The `data` section of type collection.
@@ -24,6 +35,13 @@ struct CollectionDataset {
   // parameters) in `test`, normalised with a trained model's statistics; no cache.
   static FieldDataset load_all(const CaseNode& section, surrogates::GridSamples samples,
                                const Normalization& inputs, const Normalization& outputs);
+  // The one case of `files` (a VTK file, an OpenFOAM case folder, a manifest of one case) with
+  // the model's input channels `inputs` (names as the model's metadata keeps them); its
+  // outputs need not be there. InputError for several cases, parameters without a manifest, or
+  // channels that differ from the model's.
+  static CollectionPredictionCase prediction_case(const CaseNode& section,
+                                                  const std::vector<std::string>& inputs,
+                                                  const std::vector<std::string>& outputs);
 };
 
 }  // namespace surrox::training

@@ -1,5 +1,9 @@
 #include "training/field/field_data_sources.hpp"
 
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "io/case_file.hpp"
 #include "training/field/collection_dataset.hpp"
 
 namespace surrox::training {
@@ -50,6 +54,44 @@ const FieldDataSources& field_data_sources() {
     return s;
   }();
   return sources;
+}
+
+FieldModelData field_model_data(const surrogates::SurrogateMetadata& metadata,
+                                const std::filesystem::path& model) {
+  const auto section = metadata.training.find("data");
+  if (section == metadata.training.end() || !section->is_object())
+    throw InputError(model.string() +
+                     ": the model does not record its data section (trained before surrox "
+                     "0.2 or exported from Python); retrain it with `surrox train` to use it");
+  return {*section, section->value("type", std::string(kDefaultFieldDataSource))};
+}
+
+void with_field_model_data(
+    const std::string& verb, const std::filesystem::path& model, const std::filesystem::path& data,
+    const FieldModelData& recorded,
+    const std::function<void(const FieldDataSource&, const CaseNode&)>& use) {
+  Schema schema("The data section a field model was trained with.");
+  schema.component("data", field_data_sources(), "the data and its channels")
+      .default_type(kDefaultFieldDataSource);
+  const auto& entry = field_data_sources().at(recorded.type, {model.string()});
+  const auto source = entry.make();
+  // The path goes in as an override of the model's data section; an error then names that
+  // override, which the user never typed: it is said as the DATA argument instead.
+  const std::string path = std::filesystem::absolute(data).string();
+  const std::string set = "data." + source->data_key() + "=" + path;
+  try {
+    const io::CaseFile section = io::load_case_text(
+        "data: " + recorded.section.dump(), model.string() + " (data section)", schema, {set});
+    use(*source, section.root.section("data"));
+  } catch (const InputError& e) {
+    std::string why = e.what();
+    for (const std::string& typed : {"--set " + set, set})
+      for (std::size_t at; (at = why.find(typed)) != std::string::npos;)
+        why.replace(at, typed.size(), "DATA " + data.string());
+    throw InputError(fmt::format(
+        "surrox {} {} {}: {}\n(this field model was trained on `{}` data: DATA must be {})", verb,
+        model.string(), data.string(), why, recorded.type, entry.doc));
+  }
 }
 
 }  // namespace surrox::training

@@ -5,12 +5,16 @@
 // training/field/collection_dataset.hpp). Each
 // source builds the same FieldDataset for training, and for `surrox evaluate` every case of a
 // new DATA path normalised with the model's statistics.
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/case_node.hpp"
 #include "core/registry.hpp"
 #include "surrogates/input_description.hpp"
 #include "surrogates/normalization.hpp"
+#include "surrogates/surrogate.hpp"
 #include "training/field/field_dataset.hpp"
 
 namespace surrox::training {
@@ -31,5 +35,22 @@ class FieldDataSource {
 using FieldDataSources = Registry<FieldDataSource>;
 const FieldDataSources& field_data_sources();
 inline constexpr const char* kDefaultFieldDataSource = "sweep";
+
+// The data section a trained field model records (its metadata's training.data) and its type
+// (sweep for models from before data types). InputError naming `model` when it records none.
+struct FieldModelData {
+  nlohmann::json section;
+  std::string type;
+};
+FieldModelData field_model_data(const surrogates::SurrogateMetadata& metadata,
+                                const std::filesystem::path& model);
+
+// How `surrox evaluate|predict MODEL DATA` reads DATA: the model's data section with its path
+// replaced by DATA (same channels, parameters, dtype and convergence rule), validated and given
+// to `use` with the source of its type. An InputError from either is said as the command line
+// the user typed (`verb` MODEL DATA, not the override surrox made), with what DATA must be.
+void with_field_model_data(const std::string& verb, const std::filesystem::path& model,
+                           const std::filesystem::path& data, const FieldModelData& recorded,
+                           const std::function<void(const FieldDataSource&, const CaseNode&)>& use);
 
 }  // namespace surrox::training

@@ -22,6 +22,7 @@
 #include "training/field/field_data_sources.hpp"
 #include "training/field/field_dataset.hpp"
 #include "training/field/field_errors.hpp"
+#include "training/field/field_prediction.hpp"
 #include "training/loss_plot.hpp"
 #include "training/trainer.hpp"
 
@@ -48,12 +49,7 @@ Schema field_config_schema() {
 torch::Tensor predict_split(surrogates::Surrogate& model, const FieldDataset& data,
                             const TensorSet& split) {
   torch::NoGradGuard no_grad;
-  const auto raw_inputs = data.inputs.invert(split.inputs);
-  std::vector<torch::Tensor> parts;
-  const long chunk = 65536;
-  for (long b = 0; b < raw_inputs.size(0); b += chunk)
-    parts.push_back(model.predict(raw_inputs.slice(0, b, std::min(raw_inputs.size(0), b + chunk))));
-  return torch::cat(parts);
+  return predict_field_rows(model, data.inputs.invert(split.inputs));
 }
 
 nlohmann::json by_channel(const std::vector<std::string>& names,
@@ -89,6 +85,9 @@ class FieldFamily final : public SurrogateFamily {
  public:
   void train(const TrainRequest& request, nlohmann::json& results) override;
   void evaluate(const EvaluateRequest& request, nlohmann::json& results) override;
+  void predict(const PredictRequest& request, nlohmann::json& results) override {
+    predict_field_case(request, results);
+  }
 };
 
 void FieldFamily::train(const TrainRequest& request, nlohmann::json& results) {
@@ -190,36 +189,17 @@ void FieldFamily::train(const TrainRequest& request, nlohmann::json& results) {
 // parameters, dtype and convergence rule) and normalised with the model's statistics.
 FieldDataset load_field_evaluation_data(const EvaluateRequest& request,
                                         const surrogates::SurrogateMetadata& metadata,
-                                        const nlohmann::json& data_section,
-                                        const std::string& type) {
-  // The training data section with the path replaced: same channels, parameters, dtype and
-  // convergence rule, every case evaluated. Models from before data types are sweeps.
-  Schema schema("The data section a field model was trained with.");
-  schema.component("data", field_data_sources(), "the data and its channels")
-      .default_type(kDefaultFieldDataSource);
-  const auto& entry = field_data_sources().at(type, {request.model.string()});
-  const auto source = entry.make();
-  // The path goes in as an override of the model's data section; an error then names that
-  // override, which the user never typed: it is said as the DATA argument instead.
-  const std::string path = std::filesystem::absolute(request.data).string();
-  const std::string set = "data." + source->data_key() + "=" + path;
-  try {
-    const io::CaseFile section = io::load_case_text(
-        "data: " + data_section.dump(), request.model.string() + " (data section)", schema, {set});
-    const auto samples = surrogates::takes_whole_grids(metadata.input_domains)
-                             ? surrogates::GridSamples::kWholeGrid
-                             : surrogates::GridSamples::kRowPerCell;
-    return source->load_all(section.root.section("data"), samples, metadata.inputs,
-                            metadata.outputs);
-  } catch (const InputError& e) {
-    std::string why = e.what();
-    for (const std::string& typed : {"--set " + set, set})
-      for (std::size_t at; (at = why.find(typed)) != std::string::npos;)
-        why.replace(at, typed.size(), "DATA " + request.data.string());
-    throw InputError(fmt::format(
-        "surrox evaluate {} {}: {}\n(this field model was trained on `{}` data: DATA must be {})",
-        request.model.string(), request.data.string(), why, type, entry.doc));
-  }
+                                        const FieldModelData& recorded) {
+  FieldDataset data;
+  with_field_model_data("evaluate", request.model, request.data, recorded,
+                        [&](const FieldDataSource& source, const CaseNode& section) {
+                          const auto samples = surrogates::takes_whole_grids(metadata.input_domains)
+                                                   ? surrogates::GridSamples::kWholeGrid
+                                                   : surrogates::GridSamples::kRowPerCell;
+                          data =
+                              source.load_all(section, samples, metadata.inputs, metadata.outputs);
+                        });
+  return data;
 }
 
 // Per case [rows, C]: the rows of a case are contiguous (a row per cell or point; cases of a
@@ -439,13 +419,9 @@ void write_field_evaluation_files(const std::filesystem::path& output_dir, const
 void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& results) {
   auto model = surrogates::Surrogate::load(request.model);
   const auto& metadata = model->metadata();
-  const auto data_section = metadata.training.find("data");
-  if (data_section == metadata.training.end() || !data_section->is_object())
-    throw InputError(request.model.string() +
-                     ": the model does not record its data section (trained before surrox "
-                     "0.2 or exported from Python); retrain it with `surrox train` to evaluate it");
-  const std::string type = data_section->value("type", std::string(kDefaultFieldDataSource));
-  const FieldDataset data = load_field_evaluation_data(request, metadata, *data_section, type);
+  const FieldModelData recorded = field_model_data(metadata, request.model);
+  const std::string& type = recorded.type;
+  const FieldDataset data = load_field_evaluation_data(request, metadata, recorded);
   if (!data.unconverged_cases_left_out.empty())
     spdlog::warn("data: left out {} unconverged case(s) ({}), as in training",
                  data.unconverged_cases_left_out.size(),
