@@ -86,9 +86,10 @@ std::string with_internal_field(const std::string& text, const HostArray& values
                                 const std::string& source) {
   const auto format = foam_tokens(text, "binary", 1);
   if (!format.empty())
-    throw InputError("is written in binary; surrox writes predictions into ASCII fields only "
-                     "(foamFormatConvert -ascii, or writeFormat ascii)",
-                     {source});
+    throw InputError(
+        "is written in binary; surrox writes predictions into ASCII fields only "
+        "(foamFormatConvert -ascii, or writeFormat ascii)",
+        {source});
   const std::size_t components = values.extent(1);
   const auto [begin, end] = foam_entry(text, "internalField", 0, source);
   const auto [cbegin, cend] = foam_entry(text.substr(0, begin), "class", 1, source);

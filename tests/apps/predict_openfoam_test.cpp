@@ -29,7 +29,9 @@ std::string text_of(const fs::path& file) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-std::string boundary_of(const std::string& field) { return field.substr(field.find("boundaryField")); }
+std::string boundary_of(const std::string& field) {
+  return field.substr(field.find("boundaryField"));
+}
 
 TEST(PredictOpenFoam, WritesThePredictionAsTheInitialFieldsOfACopyOfTheCase) {
   std::string why;
@@ -44,8 +46,9 @@ TEST(PredictOpenFoam, WritesThePredictionAsTheInitialFieldsOfACopyOfTheCase) {
     std::ofstream(cavity / "0" / "U") << u;
   }
   std::string log;
-  ASSERT_EQ(surrox::testing::run_openfoam(cavity, "blockMesh > log.blockMesh 2>&1 && icoFoam > "
-                                                  "log.icoFoam 2>&1",
+  ASSERT_EQ(surrox::testing::run_openfoam(cavity,
+                                          "blockMesh > log.blockMesh 2>&1 && icoFoam > "
+                                          "log.icoFoam 2>&1",
                                           &log),
             0)
       << log << text_of(cavity / "log.icoFoam");
@@ -92,7 +95,8 @@ training: {epochs: 3, batch_size: 16, seed: 1, optimizer: {type: adam, lr: 3.0e-
     ASSERT_EQ(a->components(), b->components()) << name;
     for (std::size_t r = 0; r < a->tuples(); ++r)
       for (std::size_t k = 0; k < a->components(); ++k)
-        EXPECT_NEAR(b->values(r, k), a->values(r, k), 1e-6 * std::max(1.0, std::abs(a->values(r, k))))
+        EXPECT_NEAR(b->values(r, k), a->values(r, k),
+                    1e-6 * std::max(1.0, std::abs(a->values(r, k))))
             << name << " cell " << r;
   }
   ASSERT_EQ(surrox::testing::run_openfoam(copy, "icoFoam > log.icoFoam 2>&1", &log), 0)
