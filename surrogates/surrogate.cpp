@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <sstream>
 
 #include "core/error.hpp"
 #include "core/schema_validator.hpp"
@@ -84,6 +85,27 @@ std::shared_ptr<Network> build(const SurrogateMetadata& m, const std::string& so
                                              static_cast<long>(m.outputs.names.size())));
 }
 
+// The dtype the weights were saved in, read from the first parameter (module archives nest by
+// the dots of its name). The network must take it before loading: the archive reader replaces a
+// parameter's storage without converting, so float64 weights read into the float32 network that
+// build() makes would be reinterpreted bytes.
+torch::Dtype saved_dtype(torch::serialize::InputArchive& weights, Network& network) {
+  const auto parameters = network.named_parameters(true);
+  if (parameters.is_empty()) return torch::kFloat32;
+  std::vector<std::string> path;
+  std::stringstream key(parameters.begin()->key());
+  for (std::string part; std::getline(key, part, '.');) path.push_back(part);
+  std::vector<torch::serialize::InputArchive> nested(path.size() - 1);
+  torch::serialize::InputArchive* at = &weights;
+  for (std::size_t k = 0; k + 1 < path.size(); ++k) {
+    at->read(path[k], nested[k]);
+    at = &nested[k];
+  }
+  torch::Tensor first;
+  at->read(path.back(), first);
+  return first.scalar_type();
+}
+
 }  // namespace
 
 nlohmann::json SurrogateMetadata::to_json() const {
@@ -153,6 +175,7 @@ std::unique_ptr<Surrogate> Surrogate::load(const std::filesystem::path& path) {
       torch::serialize::InputArchive weights;
       try {
         archive.read("network", weights);
+        network->to(saved_dtype(weights, *network));
         network->load(weights);
       } catch (const c10::Error& e) {
         throw InputError(source + ": the weights do not fit the " + metadata.network +
