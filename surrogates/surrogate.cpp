@@ -120,6 +120,7 @@ nlohmann::json SurrogateMetadata::to_json() const {
           {"input_domains", domains},
           {"inputs", inputs.to_json()},
           {"outputs", outputs.to_json()},
+          {"output_scaling", output_scaling.to_json(inputs.names, outputs.names)},
           {"surrox_version", surrox_version},
           {"training", training}};
 }
@@ -146,6 +147,9 @@ SurrogateMetadata SurrogateMetadata::from_json(const nlohmann::json& j, const st
     apply_legacy_layout(j, source, m.input_domains);
     m.inputs = Normalization::from_json(j.at("inputs"));
     m.outputs = Normalization::from_json(j.at("outputs"));
+    if (j.contains("output_scaling"))
+      m.output_scaling =
+          OutputScaling::from_json(j.at("output_scaling"), m.inputs.names, m.outputs.names, source);
     m.surrox_version = j.value("surrox_version", "");
     m.training = j.value("training", nlohmann::json::object());
     return m;
@@ -226,7 +230,8 @@ torch::Tensor Surrogate::predict(const torch::Tensor& inputs) {
   const auto parameters = network_->parameters();
   const auto options = parameters.empty() ? inputs.options() : parameters.front().options();
   const torch::Tensor x = metadata_.inputs.apply(inputs.to(options));
-  return metadata_.outputs.invert(network_->forward(x)).to(inputs.dtype());
+  const torch::Tensor y = metadata_.outputs.invert(network_->forward(x));
+  return metadata_.output_scaling.to_physical(y, inputs).to(inputs.dtype());
 }
 
 void Surrogate::check_fits(const std::vector<InputDescription>& case_domains,

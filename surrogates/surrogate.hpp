@@ -15,6 +15,7 @@
 #include "surrogates/input_description.hpp"
 #include "surrogates/network.hpp"
 #include "surrogates/normalization.hpp"
+#include "surrogates/output_scaling.hpp"
 
 namespace surrox::surrogates {
 
@@ -23,6 +24,7 @@ struct SurrogateMetadata {
   std::string network_yaml;  // the network's section, to rebuild a built-in architecture
   std::vector<InputDescription> input_domains;  // what the inputs live on (the training grid, ...)
   Normalization inputs, outputs;
+  OutputScaling output_scaling;  // what the outputs were divided by in training (none: empty)
   std::string surrox_version;
   nlohmann::json training =
       nlohmann::json::object();  // what the trainer reports (epochs, losses, data)
@@ -46,7 +48,8 @@ class Surrogate {
   const SurrogateMetadata& metadata() const { return metadata_; }
   Network& network() { return *network_; }
 
-  // Physical inputs → physical outputs, shaped as its inputs' samples (normalisation inside).
+  // Physical inputs → physical outputs, shaped as its inputs' samples (normalisation and the
+  // output scaling inside).
   torch::Tensor predict(const torch::Tensor& inputs);
 
   // InputError saying why when the case cannot feed the model: an input domain the model

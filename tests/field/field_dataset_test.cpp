@@ -157,3 +157,38 @@ TEST(FieldDataset, BadInputNamesWhatIsWrong) {
 
 }  // namespace
 }  // namespace surrox::training
+
+namespace surrox::training {
+namespace {
+
+// `scale_outputs` on a sweep: the targets are divided by the parameter row by row before their
+// statistics, and physical_targets gives back the unscaled rows (points and grid layouts). The
+// synthetic cases have cl = 0.1 k (k = 0 … 9): case 0's cl of 0 cannot scale, so the
+// parameter is the centroid's x (i + ½ + k, positive).
+TEST(FieldDataset, OutputScalingByAParameter) {
+  const auto sweep = make_sweep(surrox::testing::scratch_dir());
+  for (auto samples : {surrogates::GridSamples::kRowPerCell, surrogates::GridSamples::kWholeGrid}) {
+    const std::vector<std::string> common = {"data.dtype=float64", "data.inputs=[centroid_x]"};
+    auto scaled_overrides = common;
+    scaled_overrides.push_back("data.scale_outputs=[pressure/centroid_x^2]");
+    const FieldDataset plain = load(sweep, common, samples);
+    const FieldDataset scaled = load(sweep, scaled_overrides, samples);
+    ASSERT_EQ(scaled.output_scaling.factors.size(), 1u);
+    EXPECT_TRUE(torch::allclose(scaled.physical_targets(scaled.train),
+                                plain.physical_targets(plain.train), 1e-12, 1e-12));
+    const auto x = plain.inputs.invert(plain.train.inputs).select(1, 0);
+    const auto p = plain.physical_targets(plain.train).select(1, 0);
+    const auto stored = scaled.outputs.invert(scaled.train.targets).select(1, 0);
+    EXPECT_TRUE(torch::allclose(stored, p / x.pow(2), 1e-12, 1e-12));
+    // A zero divisor is refused naming the key.
+    auto zero = common;
+    zero.push_back("data.parameters=[cl]");
+    zero.push_back("data.scale_outputs=[pressure/cl]");
+    EXPECT_THROW(load(sweep, zero, samples), InputError);
+    // Velocity is not scaled: equal statistics.
+    EXPECT_DOUBLE_EQ(scaled.outputs.mean[1], plain.outputs.mean[1]);
+  }
+}
+
+}  // namespace
+}  // namespace surrox::training

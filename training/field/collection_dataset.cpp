@@ -14,6 +14,7 @@
 #include "io/hdf5_collection_cache.hpp"
 #include "io/vtk_openfoam_case.hpp"
 #include "training/field/collection_channels.hpp"
+#include "training/field/field_output_scaling.hpp"
 
 namespace surrox::training {
 namespace {
@@ -319,6 +320,7 @@ Schema CollectionDataset::schema() {
             "alpha)")
       .fallback("[]");
   s.strings("outputs", "per-row output channels (arrays, name or name[component])");
+  add_scale_outputs_key(s);
   s.string("weight",
            "per-row loss weight: cell_size (rows: cells), a one-component array, or empty for "
            "none")
@@ -376,6 +378,8 @@ FieldDataset CollectionDataset::load(const CaseNode& c, surrogates::GridSamples 
   TensorSet test =
       assemble_collection_cases(cache, order, weighted, n_train + n_valid, g, data.test_cases);
   if (train.rows() == 0) c.fail("files", "the training cases hold no rows");
+  data.output_scaling = output_scaling_of(c, cache.input_names, cache.output_names);
+  for (TensorSet* set : {&train, &valid, &test}) scale_targets(c, *set, data.output_scaling);
   data.inputs = collection_statistics(train.inputs, cache.input_names);
   data.outputs = collection_statistics(train.targets, cache.output_names);
   const double mean_weight = weighted ? train.weights.mean().item<double>() : 1.0;
@@ -425,8 +429,12 @@ FieldDataset CollectionDataset::load_all(const CaseNode& c, surrogates::GridSamp
     ys.push_back(collection_tensor(rows.targets));
   }
   const auto dtype = c.string("dtype") == "float64" ? torch::kFloat64 : torch::kFloat32;
-  data.test.inputs = inputs.apply(torch::cat(xs));
-  data.test.targets = outputs.apply(torch::cat(ys));
+  data.output_scaling = output_scaling_of(c, inputs.names, outputs.names);
+  data.test.inputs = torch::cat(xs);
+  data.test.targets = torch::cat(ys);
+  scale_targets(c, data.test, data.output_scaling);
+  data.test.inputs = inputs.apply(data.test.inputs);
+  data.test.targets = outputs.apply(data.test.targets);
   if (samples == surrogates::GridSamples::kWholeGrid) {
     const std::vector<long> grid = shared_grid_of(c, names, grids);
     data.input_domains = {surrogates::grid_cells_input(grid, samples)};

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "io/hdf5_sweep.hpp"
 #include "surrogates/grid_channels.hpp"
+#include "training/field/field_output_scaling.hpp"
 
 namespace surrox::training {
 namespace {
@@ -203,6 +204,7 @@ Schema FieldDataset::schema() {
             "(e.g. solver.alpha_deg, solver.mach)")
       .fallback("[]");
   s.strings("outputs", "per-cell output channels (cell fields, name or name[component])");
+  add_scale_outputs_key(s);
   s.string("weight",
            "cell field whose values weight each cell's loss (e.g. the cell area); empty: none")
       .fallback("\"\"");
@@ -414,6 +416,11 @@ FieldDataset load_field_dataset(const CaseNode& c, surrogates::GridSamples sampl
   TensorSet test = assemble_sweep_cases(channels, channel_names, order, names, n_train + n_valid, g,
                                         data.test_cases);
 
+  std::vector<std::string> all_inputs = channel_names.inputs;
+  all_inputs.insert(all_inputs.end(), channel_names.parameters.begin(),
+                    channel_names.parameters.end());
+  data.output_scaling = output_scaling_of(c, all_inputs, channel_names.outputs);
+  for (TensorSet* set : {&train, &valid, &test}) scale_targets(c, *set, data.output_scaling);
   set_sweep_normalisation(c, model, train, channel_names, data);
   const double mean_weight = sweep_mean_weight(c, model ? test : train, channel_names.weight);
   finish_sweep_set(train, data, mean_weight, ni, nj, dtype);
@@ -426,6 +433,10 @@ FieldDataset load_field_dataset(const CaseNode& c, surrogates::GridSamples sampl
 }
 
 }  // namespace
+
+torch::Tensor FieldDataset::physical_targets(const TensorSet& set) const {
+  return output_scaling.to_physical(outputs.invert(set.targets), inputs.invert(set.inputs));
+}
 
 FieldDataset FieldDataset::load(const CaseNode& section, surrogates::GridSamples samples) {
   return load_field_dataset(section, samples, nullptr);

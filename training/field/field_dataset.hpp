@@ -18,6 +18,7 @@
 #include "core/schema.hpp"
 #include "surrogates/input_description.hpp"
 #include "surrogates/normalization.hpp"
+#include "surrogates/output_scaling.hpp"
 #include "training/tensor_set.hpp"
 
 namespace surrox::training {
@@ -27,6 +28,8 @@ using surrogates::Normalization;
 struct FieldDataset {
   TensorSet train, validation, test;  // normalised
   Normalization inputs, outputs;
+  // What the targets were divided by before their normalisation (`scale_outputs`; none: empty).
+  surrogates::OutputScaling output_scaling;
   std::vector<std::string> train_cases, validation_cases, test_cases;
   // What the inputs live on and how samples are taken from it: the sweep's structured grid,
   // "cells" (ni, nj), a row per cell or the whole grid per case.
@@ -39,8 +42,11 @@ struct FieldDataset {
   // Rows of each test case when cases differ in size (collections of files); empty: equal.
   std::vector<long> test_case_rows;
 
-  // The `data` section: path, inputs, parameters, outputs, weight, split, group_by, seed, dtype,
-  // include_unconverged.
+  // A set's targets in physical units: un-normalised, the output scaling multiplied back.
+  torch::Tensor physical_targets(const TensorSet& set) const;
+
+  // The `data` section: path, inputs, parameters, outputs, scale_outputs, weight, split,
+  // group_by, seed, dtype, include_unconverged.
   static Schema schema();
   // `samples` is the network's (networks.hpp: grid_samples_of).
   static FieldDataset load(const CaseNode& section, surrogates::GridSamples samples);

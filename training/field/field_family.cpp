@@ -139,6 +139,7 @@ void FieldFamily::train(const TrainRequest& request, nlohmann::json& results) {
   metadata.input_domains = data.input_domains;
   metadata.inputs = data.inputs;
   metadata.outputs = data.outputs;
+  metadata.output_scaling = data.output_scaling;
   metadata.training = {{"config", request.config_path},
                        {"epochs", fit.history.size()},
                        {"best_epoch", fit.best_epoch},
@@ -176,7 +177,7 @@ void FieldFamily::train(const TrainRequest& request, nlohmann::json& results) {
       data.test.rows() == 0
           ? nlohmann::json::object()
           : by_channel(data.outputs.names, relative_l2(predict_split(model, data, data.test),
-                                                       data.outputs.invert(data.test.targets)));
+                                                       data.physical_targets(data.test)));
   results["finished"] =
       static_cast<long>(fit.history.size()) >= training_node.integer("epochs") || fit.stopped_early;
   if (request.runtime.root()) {
@@ -337,7 +338,12 @@ FieldBaselineReport field_baseline_report(const EvaluateRequest& request,
       for (const auto& n : metadata.training[key]) trained.insert(n.get<std::string>());
   FieldBaselineInputs in;
   in.inputs = field_rows_per_case(data.inputs.invert(data.test.inputs), data, cases);
-  in.outputs = t_cases;
+  // The baselines combine the scaled fields (U/speed, ...) and scale them to each case, as a
+  // practitioner who knows the similarity would.
+  const surrogates::OutputScaling& scaling = data.output_scaling;
+  for (long k = 0; k < cases; ++k)
+    in.outputs.push_back(scaling.to_scaled(t_cases[static_cast<std::size_t>(k)],
+                                           in.inputs[static_cast<std::size_t>(k)]));
   in.neighbours = request.baseline_neighbours;
   in.structured = surrogates::find_input<surrogates::StructuredGridInputs>(data.input_domains);
   std::vector<long> compared;
@@ -346,7 +352,11 @@ FieldBaselineReport field_baseline_report(const EvaluateRequest& request,
     if (!in.training.back()) compared.push_back(k);
   }
   FieldBaselineReport report;
-  const FieldBaselines b = field_baselines(in, data.inputs.names);
+  FieldBaselines b = field_baselines(in, data.inputs.names);
+  for (std::size_t k = 0; k < b.nearest.size(); ++k) {
+    b.nearest[k] = scaling.to_physical(b.nearest[k], in.inputs[k]);
+    b.interpolated[k] = scaling.to_physical(b.interpolated[k], in.inputs[k]);
+  }
   if (!b.skipped.empty()) {
     spdlog::warn("no baselines: {}", b.skipped);
     report.summary = {{"skipped", b.skipped}};
@@ -432,7 +442,7 @@ void FieldFamily::evaluate(const EvaluateRequest& request, nlohmann::json& resul
   model->check_fits(data.input_domains, data.inputs.names, data.outputs.names);
 
   const torch::Tensor prediction = predict_split(*model, data, data.test);
-  const torch::Tensor truth = data.outputs.invert(data.test.targets);
+  const torch::Tensor truth = data.physical_targets(data.test);
   const std::vector<std::string>& channels = data.outputs.names;
   const long cases = static_cast<long>(data.test_cases.size());
   const std::vector<torch::Tensor> p_cases = field_rows_per_case(prediction, data, cases);
