@@ -21,8 +21,9 @@ packages=(
   # is the reference for molecular dynamics; liblammps-dev builds pair_style surrox/deep (lammps/).
   paraview lammps liblammps-dev
   # OpenFOAM v1912 (blockMesh, icoFoam, foamToVTK): tests/field/openfoam_foamtovtk_parity_test.cpp
-  # makes a small case at test time and checks the case-folder reader against foamToVTK's export.
-  openfoam
+  # makes a small case at test time and checks the case-folder reader against foamToVTK's export;
+  # openfoam-examples holds the simpleFoam airFoil2D tutorial of scripts/openfoam_airfoil.sh.
+  openfoam openfoam-examples
   # Figures in docs/ (scripts/figures/*.py) and the Python PyTorch peer of the training
   # benchmark and the TorchScript interoperability test (same LibTorch 1.13 as libtorch-dev).
   python3-matplotlib python3-numpy python3-h5py python3-torch

@@ -7,8 +7,9 @@
 // seconds on its cells (U and p from x, y), and the prediction goes into OUT/case: only 0/ of
 // the time directories, 0/U and 0/p with the predicted values per cell (read back by the case
 // reader equal to prediction.vtu's cell arrays), boundary conditions as written ($internalField
-// replaced by its former uniform value), and icoFoam runs from it. A VTK file with --openfoam is
-// exit 2. OpenFOAM missing is a failure, not a skip: CI installs it (scripts/bootstrap.sh).
+// replaced by its former uniform value), and icoFoam and simpleFoam run from it. A VTK file with
+// --openfoam is exit 2. OpenFOAM missing is a failure, not a skip: CI installs it
+// (scripts/bootstrap.sh).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -31,6 +32,32 @@ std::string text_of(const fs::path& file) {
 
 std::string boundary_of(const std::string& field) {
   return field.substr(field.find("boundaryField"));
+}
+
+// The dictionaries that make the cavity a steady laminar simpleFoam case (3 iterations).
+void write_steady_dictionaries(const fs::path& dir) {
+  using surrox::testing::write_foam_file;
+  write_foam_file(dir / "system" / "controlDict", "dictionary",
+                  "application simpleFoam;\nstartFrom startTime;\nstartTime 0;\nstopAt endTime;\n"
+                  "endTime 3;\ndeltaT 1;\nwriteControl timeStep;\nwriteInterval 3;\n"
+                  "writeFormat ascii;\nwritePrecision 8;\n");
+  write_foam_file(
+      dir / "system" / "fvSchemes", "dictionary",
+      "ddtSchemes { default steadyState; }\ngradSchemes { default Gauss linear; }\n"
+      "divSchemes { default none; div(phi,U) bounded Gauss linearUpwind grad(U);\n"
+      "  div((nuEff*dev2(T(grad(U))))) Gauss linear; }\n"
+      "laplacianSchemes { default Gauss linear corrected; }\n"
+      "interpolationSchemes { default linear; }\nsnGradSchemes { default corrected; }\n");
+  write_foam_file(
+      dir / "system" / "fvSolution", "dictionary",
+      "solvers {\n  p { solver PCG; preconditioner DIC; tolerance 1e-06; relTol 0.1; }\n"
+      "  U { solver smoothSolver; smoother symGaussSeidel; tolerance 1e-05; relTol 0.1; }\n"
+      "}\nSIMPLE { nNonOrthogonalCorrectors 0; pRefCell 0; pRefValue 0; }\n"
+      "relaxationFactors { fields { p 0.3; } equations { U 0.7; } }\n");
+  write_foam_file(dir / "constant" / "turbulenceProperties", "dictionary",
+                  "simulationType laminar;\n");
+  write_foam_file(dir / "constant" / "transportProperties", "dictionary",
+                  "transportModel Newtonian;\nnu 0.01;\n");
 }
 
 TEST(PredictOpenFoam, WritesThePredictionAsTheInitialFieldsOfACopyOfTheCase) {
@@ -102,6 +129,21 @@ training: {epochs: 3, batch_size: 16, seed: 1, optimizer: {type: adam, lr: 3.0e-
   ASSERT_EQ(surrox::testing::run_openfoam(copy, "icoFoam > log.icoFoam 2>&1", &log), 0)
       << log << text_of(copy / "log.icoFoam");
   EXPECT_TRUE(fs::is_directory(copy / "0.01")) << text_of(copy / "log.icoFoam");
+
+  // simpleFoam (steady SIMPLE, laminar) starts from the same predicted fields: a copy made a
+  // steady case, three iterations.
+  const fs::path steady = dir / "steady";
+  fs::create_directories(steady);
+  for (const char* part : {"0", "constant", "system"})
+    fs::copy(copy / part, steady / part, fs::copy_options::recursive);
+  fs::remove_all(steady / "constant" / "polyMesh");
+  fs::copy(copy / "constant" / "polyMesh", steady / "constant" / "polyMesh",
+           fs::copy_options::recursive);
+  write_steady_dictionaries(steady);
+  ASSERT_EQ(surrox::testing::run_openfoam(steady, "simpleFoam > log.simpleFoam 2>&1", &log), 0)
+      << log << text_of(steady / "log.simpleFoam");
+  EXPECT_TRUE(fs::is_directory(steady / "3")) << text_of(steady / "log.simpleFoam");
+  EXPECT_NE(text_of(steady / "log.simpleFoam").find("Time = 3"), std::string::npos);
 
   // A VTK file is no case to copy.
   ASSERT_EQ(surrox::testing::run_surrox("predict " + model + " " +

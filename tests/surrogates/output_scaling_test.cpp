@@ -32,8 +32,8 @@ std::string error_of(const std::vector<std::string>& entries) {
 }
 
 TEST(OutputScaling, ParsesEntriesIntoFactors) {
-  const OutputScaling s = parse_output_scaling({"U/speed", "p / speed^2 * chord^-1"}, kInputs,
-                                               kOutputs);
+  const OutputScaling s =
+      parse_output_scaling({"U/speed", "p / speed^2 * chord^-1"}, kInputs, kOutputs);
   ASSERT_EQ(s.factors.size(), 4u);
   EXPECT_EQ(s.factors[0].output, 0);  // U[0] / speed
   EXPECT_EQ(s.factors[1].output, 1);  // U[1] / speed
@@ -46,13 +46,13 @@ TEST(OutputScaling, ParsesEntriesIntoFactors) {
 }
 
 TEST(OutputScaling, DivisorsAndRoundTripsWorkedByHand) {
-  const OutputScaling s = parse_output_scaling({"U[1]/speed", "p/speed^2*chord"}, kInputs,
-                                               kOutputs);
+  const OutputScaling s =
+      parse_output_scaling({"U[1]/speed", "p/speed^2*chord"}, kInputs, kOutputs);
   // Two rows: speed 2, chord 3 and speed 4, chord 0.5.
   const auto x = torch::tensor({{0.1, 2.0, 3.0}, {0.2, 4.0, 0.5}}, torch::kFloat64);
   const auto d = s.divisors(x, 4);
-  const auto expected = torch::tensor({{1.0, 2.0, 12.0, 1.0}, {1.0, 4.0, 8.0, 1.0}},
-                                      torch::kFloat64);
+  const auto expected =
+      torch::tensor({{1.0, 2.0, 12.0, 1.0}, {1.0, 4.0, 8.0, 1.0}}, torch::kFloat64);
   EXPECT_TRUE(torch::allclose(d, expected, 0, 1e-15)) << d;
   const auto y = torch::rand({2, 4}, torch::kFloat64);
   EXPECT_TRUE(torch::allclose(s.to_physical(s.to_scaled(y, x), x), y, 0, 1e-15));
