@@ -101,10 +101,10 @@ OutputScaling parse_output_scaling(const std::vector<std::string>& entries,
     const std::vector<long> outputs =
         slash == std::string::npos ? std::vector<long>{} : outputs_named(output, output_names);
     if (outputs.empty())
-      throw InputError(fmt::format(
-          "'{}' must read OUTPUT/INPUT[^POWER][*INPUT...] with OUTPUT one of the "
-          "outputs ({})",
-          entry, fmt::join(output_names, ", ")));
+      throw InputError(
+          fmt::format("'{}' must read OUTPUT/INPUT[^POWER][*INPUT...] with OUTPUT one of the "
+                      "outputs ({})",
+                      entry, fmt::join(output_names, ", ")));
     std::string rest = entry.substr(slash + 1);
     for (std::size_t start = 0; start <= rest.size();) {
       const std::size_t star = std::min(rest.find('*', start), rest.size());
@@ -118,15 +118,13 @@ OutputScaling parse_output_scaling(const std::vector<std::string>& entries,
           power = std::stod(term.substr(caret + 1), &used);
           if (trimmed(term.substr(caret + 1 + used)) != "") throw std::invalid_argument("tail");
         } catch (const std::exception&) {
-          throw InputError(fmt::format("'{}': the power in '{}' is not a number",
-                                       entry, term));
+          throw InputError(fmt::format("'{}': the power in '{}' is not a number", entry, term));
         }
       }
       const long k = index_of(input_names, input);
       if (k < 0)
-        throw InputError(fmt::format(
-            "'{}': '{}' is not an input channel; the inputs are {}", entry,
-            input, fmt::join(input_names, ", ")));
+        throw InputError(fmt::format("'{}': '{}' is not an input channel; the inputs are {}", entry,
+                                     input, fmt::join(input_names, ", ")));
       for (long o : outputs) s.factors.push_back({o, k, power});
       start = star + 1;
     }

@@ -30,6 +30,9 @@ run = pathlib.Path(sys.argv[1])
 dest = pathlib.Path(sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else "docs/validation/figures")
 shown = sys.argv[sys.argv.index("--case") + 1] if "--case" in sys.argv else "case_23"
 channels = ["U[0]", "U[1]", "p", "nut", "nuTilda"]
+# The tutorial's airfoil (its `walls` patch) spans x −17.5 … 17.5 m, y −2.6 … 3.7 m in a
+# far field of radius ~237 m: the window around it and its wake.
+WINDOW = ((-30.0, 60.0), (-20.0, 20.0))
 
 
 def errors_figure():
@@ -81,6 +84,9 @@ def fields_figure():
         ("$U_x/|U|$", [u[0] / speed for u in truth_u], [u[0] / speed for u in predicted_u]),
         ("$p/|U|^2$", [p[0] / speed**2 for p in truth_p], [p / speed**2 for p in predicted_p]),
     ]
+    near = [k for k, (x, y) in enumerate(xy) if WINDOW[0][0] - 10 < x < WINDOW[0][1] + 10 and WINDOW[1][0] - 10 < y < WINDOW[1][1] + 10]
+    xy = xy[near]
+    rows = [(name, [truth[k] for k in near], [model[k] for k in near]) for name, truth, model in rows]
     triangulation = mtri.Triangulation(xy[:, 0], xy[:, 1])
     fig, axes = plt.subplots(2, 3, figsize=(13, 6.5))
     for r, (name, truth, model) in enumerate(rows):
@@ -90,12 +96,13 @@ def fields_figure():
             fig.colorbar(m, ax=axes[r][c])
             axes[r][c].set_title(f"{title}: {name}")
         diff = [a - b for a, b in zip(model, truth)]
-        m = axes[r][2].tricontourf(triangulation, diff, levels=40, cmap="RdBu_r")
+        bound = max(abs(d) for d in diff)
+        m = axes[r][2].tricontourf(triangulation, diff, levels=[bound * (k / 20 - 1) for k in range(41)], cmap="RdBu_r")
         fig.colorbar(m, ax=axes[r][2])
         axes[r][2].set_title(f"model − simpleFoam: {name}")
     for ax in axes.flat:
-        ax.set_xlim(-0.2, 1.6)
-        ax.set_ylim(-0.5, 0.6)
+        ax.set_xlim(*WINDOW[0])
+        ax.set_ylim(*WINDOW[1])
         ax.set_aspect("equal")
     a = float(design[shown]["alpha"])
     fig.suptitle(f"held-out {shown}: α = {a:.2f}°, |U| = {speed:.2f} m/s")
