@@ -22,6 +22,20 @@ class Mlp final : public Network {
   Mlp(const CaseNode& c, long in, long out) {
     torch::nn::Sequential layers;
     long width = in;
+    // Random Fourier features (Tancik et al. 2020): [x, sin 2πxB, cos 2πxB] with B ~ N(0, σ²)
+    // drawn once from a fixed seed and saved as a buffer, so that the network can represent
+    // boundary layers and wakes that a plain coordinate MLP smooths away (spectral bias).
+    // Only the first `fourier_inputs` channels (the coordinates, which the data sections list
+    // before the parameters): features of the parameters would overfit the training cases.
+    if (const long m = c.integer("fourier_features"); m > 0) {
+      const long asked = c.integer("fourier_inputs");
+      fourier_inputs_ = asked > 0 ? std::min(in, asked) : in;
+      torch::Generator generator = at::detail::createCPUGenerator(c.integer("fourier_seed"));
+      fourier_ = register_buffer(
+          "fourier",
+          torch::randn({fourier_inputs_, m}, generator, torch::kFloat32) * c.real("fourier_scale"));
+      width = in + 2 * m;
+    }
     for (long hidden : c.integers("hidden")) {
       layers->push_back(torch::nn::Linear(width, hidden));
       layers->push_back(activation(c.string("activation")));
@@ -30,10 +44,17 @@ class Mlp final : public Network {
     layers->push_back(torch::nn::Linear(width, out));
     layers_ = register_module("layers", layers);
   }
-  torch::Tensor forward(const torch::Tensor& x) override { return layers_->forward(x); }
+  torch::Tensor forward(const torch::Tensor& x) override {
+    if (!fourier_.defined()) return layers_->forward(x);
+    const torch::Tensor phase =
+        2 * M_PI * torch::matmul(x.slice(-1, 0, fourier_inputs_), fourier_.to(x.dtype()));
+    return layers_->forward(torch::cat({x, torch::sin(phase), torch::cos(phase)}, -1));
+  }
 
  private:
   torch::nn::Sequential layers_{nullptr};
+  torch::Tensor fourier_;
+  long fourier_inputs_ = 0;
 };
 
 // 3×3 convolution on the O-grid: circular padding along i (the last axis), replicated along j.
@@ -142,6 +163,20 @@ const BuiltIns& built_ins() {
         .at_least(1)
         .fallback("[256, 256, 256, 256]");
     mlp.choice("activation", kActivations, "activation after each hidden layer").fallback("gelu");
+    mlp.integer("fourier_features",
+                "random Fourier features of the normalised inputs ([x, sin 2πxB, cos 2πxB], B "
+                "Gaussian): their number, 0 for none")
+        .at_least(0)
+        .fallback("0");
+    mlp.real("fourier_scale", "standard deviation σ of B's entries (higher: finer features)")
+        .above(0)
+        .fallback("1.0");
+    mlp.integer("fourier_inputs",
+                "how many of the first input channels get Fourier features (the coordinates "
+                "and wall distance; parameters come after them); 0: all")
+        .at_least(0)
+        .fallback("0");
+    mlp.integer("fourier_seed", "seeds B (saved with the model)").at_least(0).fallback("0");
     r.add("mlp", GridSamples::kRowPerCell,
           {[](const CaseNode& c, long in, long out) { return std::make_unique<Mlp>(c, in, out); },
            mlp, mlp.doc()});
