@@ -15,6 +15,7 @@
 #
 # Usage: scripts/openfoam_airfoil.sh [OUT]        (default out/openfoam_airfoil)
 #        SURROX=path/to/surrox TRAIN_SET='training.epochs=20' scripts/openfoam_airfoil.sh
+#        FROM_STEP=4 scripts/openfoam_airfoil.sh OUT   (warm starts and figures of a finished run)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 surrox="${SURROX:-$root/build/${SURROX_PRESET:-release}/apps/surrox}"
@@ -68,6 +69,8 @@ tail -n +2 "$out/design.csv" | while IFS=, read -r name split alpha speed ux uy;
 done
 for f in manifest.csv heldout.csv cold.csv; do mv "$out/$f.partial" "$out/$f"; done
 
+from_step="${FROM_STEP:-1}"
+if [ "$from_step" -le 2 ]; then
 stamp "2/5 training → $out/train"
 # TRAIN_SET: extra --set overrides, e.g. TRAIN_SET='training.epochs=20' for a quick run.
 train_sets=(--set "data.files=$out/manifest.csv")
@@ -81,6 +84,7 @@ stamp "3/5 evaluation on the held-out cases → $out/evaluate"
 { cat "$out/manifest.csv"; tail -n +2 "$out/heldout.csv"; } > "$out/all.csv"
 "$surrox" evaluate "$out/train/model.pt" "$out/all.csv" -o "$out/evaluate" --log-level warn
 /usr/bin/python3 "$root/scripts/openfoam_airfoil.py" similarity "$out"
+fi
 
 stamp "4/5 warm starts → $out/warm"
 mkdir -p "$out/warm"
@@ -96,7 +100,7 @@ tail -n +2 "$out/design.csv" | while IFS=, read -r name split alpha speed ux uy;
     --openfoam --log-level warn < /dev/null
   # The inverse-distance interpolation of the training cases (speed scaled out) instead.
   make_case "$out/warm/$name.idw" "$ux" "$uy"
-  mv "$out/warm/$name.idw.partial" "$out/warm/$name.idw"
+  rm -rf "$out/warm/$name.idw" && mv "$out/warm/$name.idw.partial" "$out/warm/$name.idw"
   /usr/bin/python3 "$root/scripts/openfoam_airfoil.py" start "$out" "$name" "$out/warm/$name.idw"
   for start_kind in model idw; do
     dir="$out/warm/$name.$start_kind"; [ "$start_kind" = model ] && dir="$dir/case"
